@@ -1,0 +1,114 @@
+# libutrace - build, test, install.
+#   make                 library, tools, examples
+#   make check           build and run the whole test suite (TAP)
+#   make SANITIZE=1 ...  the same under AddressSanitizer + UBSan
+#   make O=dir ...       build into another directory
+#   make install PREFIX=/usr/local DESTDIR=
+
+VERSION   := 0.1.0
+SOVERSION := 0
+O         ?= build
+PREFIX    ?= /usr/local
+LIBDIR    ?= $(PREFIX)/lib
+INCDIR    ?= $(PREFIX)/include
+BINDIR    ?= $(PREFIX)/bin
+MANDIR    ?= $(PREFIX)/share/man
+PKGDIR    ?= $(LIBDIR)/pkgconfig
+
+CC        ?= cc
+WARN      := -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes \
+	     -Wformat=2 -Wformat-security -Wshadow -Wno-unused-parameter
+CFLAGS    ?= -O2 -g
+ifeq ($(WERROR),1)
+WARN      += -Werror
+endif
+ifeq ($(SANITIZE),1)
+SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=undefined
+endif
+CPPFLAGS  += -D_GNU_SOURCE -Iinclude
+ALLCFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread
+LDLIBS    += -lseccomp -pthread
+
+LIB_SRCS  := $(wildcard src/*.c)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o)
+LIB_PICS  := $(LIB_SRCS:%.c=$(O)/%.pic.o)
+STATIC    := $(O)/libutrace.a
+SHARED    := $(O)/libutrace.so.$(VERSION)
+
+EXAMPLES  := $(patsubst examples/%.c,$(O)/examples/%,$(wildcard examples/*.c))
+UNIT      := $(patsubst test/unit/%.c,$(O)/test/unit/%,$(wildcard test/unit/*.c))
+LIBTESTS  := $(patsubst test/lib/%.c,$(O)/test/lib/%,$(wildcard test/lib/*.c))
+PROGS     := $(patsubst test/progs/%.c,$(O)/test/progs/%,$(wildcard test/progs/*.c))
+TOOLS     :=
+
+-include tools/tools.mk
+
+all: $(STATIC) $(SHARED) $(O)/libutrace.pc $(TOOLS) $(EXAMPLES)
+
+$(O)/%.o: %.c $(wildcard src/*.h) include/utrace.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -fvisibility=hidden -c -o $@ $<
+
+$(O)/%.pic.o: %.c $(wildcard src/*.h) include/utrace.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -fvisibility=hidden -fPIC -c -o $@ $<
+
+$(STATIC): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHARED): $(LIB_PICS) src/libutrace.map
+	$(CC) $(ALLCFLAGS) -shared -Wl,-soname,libutrace.so.$(SOVERSION) \
+		-Wl,--version-script=src/libutrace.map -o $@ $(LIB_PICS) $(LDLIBS)
+	ln -sf libutrace.so.$(VERSION) $(O)/libutrace.so.$(SOVERSION)
+	ln -sf libutrace.so.$(SOVERSION) $(O)/libutrace.so
+
+$(O)/libutrace.pc: libutrace.pc.in Makefile
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' $< > $@
+
+$(O)/examples/%: examples/%.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
+
+# Unit tests may look inside the library (pure logic, no ptrace).
+$(O)/test/unit/%: test/unit/%.c test/harness.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Isrc -Itest $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
+
+# Library tests use only the public header.
+$(O)/test/lib/%: test/lib/%.c test/harness.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itest $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
+
+# Tracee programs: plain, never sanitized (they run under the tracer).
+$(O)/test/progs/%: test/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g -Wall -pthread -o $@ $<
+
+tests: $(UNIT) $(LIBTESTS) $(PROGS) $(TOOLS)
+
+check: all tests
+	O=$(O) ./test/run-tests
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(PKGDIR) \
+		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BINDIR)
+	install -m 644 include/utrace.h $(DESTDIR)$(INCDIR)/
+	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
+	ln -sf libutrace.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libutrace.so.$(SOVERSION)
+	ln -sf libutrace.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libutrace.so
+	install -m 644 $(O)/libutrace.pc $(DESTDIR)$(PKGDIR)/
+	install -m 644 man/man3/*.3 $(DESTDIR)$(MANDIR)/man3/
+	install -m 644 man/man7/*.7 $(DESTDIR)$(MANDIR)/man7/
+	$(if $(wildcard man/man1/*.1),install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/)
+	$(if $(TOOLS),install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/)
+
+clean:
+	rm -rf $(O)
+
+.PHONY: all tests check install clean
+.SECONDARY:

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libutrace - the utrace engine model over ptrace.
+ *
+ * Many independent engines attach to one traced thread, each asks for its
+ * own event callbacks and each votes on what the thread does next; the most
+ * constrained vote wins.  See utrace(7) for the model and its rules.
+ */
+#ifndef UTRACE_H
+#define UTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UTRACE_API_VERSION	20091216
+
+struct utrace_tracer;
+struct utrace_engine;
+
+/* -- Events (same bits as the kernel API) ------------------------------- */
+
+enum utrace_events {
+	_UTRACE_EVENT_QUIESCE,		/* thread is at a safe point */
+	_UTRACE_EVENT_REAP,		/* the tracer lets the dead thread go */
+	_UTRACE_EVENT_CLONE,		/* successful clone/fork/vfork */
+	_UTRACE_EVENT_EXEC,		/* successful execve */
+	_UTRACE_EVENT_EXIT,		/* thread is exiting */
+	_UTRACE_EVENT_DEATH,		/* thread has died */
+	_UTRACE_EVENT_SYSCALL_ENTRY,	/* before a syscall */
+	_UTRACE_EVENT_SYSCALL_EXIT,	/* after a syscall */
+	_UTRACE_EVENT_SIGNAL,		/* signal that runs a handler */
+	_UTRACE_EVENT_SIGNAL_IGN,	/* signal that is ignored */
+	_UTRACE_EVENT_SIGNAL_STOP,	/* signal that stops the job */
+	_UTRACE_EVENT_SIGNAL_TERM,	/* signal that terminates */
+	_UTRACE_EVENT_SIGNAL_CORE,	/* signal that dumps core */
+	_UTRACE_EVENT_JCTL,		/* job-control stop or continue */
+	_UTRACE_NEVENTS
+};
+#define UTRACE_EVENT(type)	(1UL << _UTRACE_EVENT_##type)
+
+#define UTRACE_EVENT_SIGNAL_ALL	(UTRACE_EVENT(SIGNAL) | \
+				 UTRACE_EVENT(SIGNAL_IGN) | \
+				 UTRACE_EVENT(SIGNAL_STOP) | \
+				 UTRACE_EVENT(SIGNAL_TERM) | \
+				 UTRACE_EVENT(SIGNAL_CORE))
+#define UTRACE_EVENT_SYSCALL	(UTRACE_EVENT(SYSCALL_ENTRY) | \
+				 UTRACE_EVENT(SYSCALL_EXIT))
+
+/* -- Resume actions: the smallest value prevails ------------------------ */
+
+enum utrace_resume_action {
+	UTRACE_STOP,
+	UTRACE_INTERRUPT,
+	UTRACE_REPORT,
+	UTRACE_SINGLESTEP,
+	UTRACE_BLOCKSTEP,
+	UTRACE_RESUME,
+	UTRACE_DETACH,
+	UTRACE_RESUME_MAX
+};
+#define UTRACE_RESUME_BITS	3
+#define UTRACE_RESUME_MASK	((1U << UTRACE_RESUME_BITS) - 1)
+
+static inline enum utrace_resume_action utrace_resume_action(uint32_t action)
+{
+	return (enum utrace_resume_action)(action & UTRACE_RESUME_MASK);
+}
+
+/* -- Signal actions (report_signal) ------------------------------------- */
+
+enum utrace_signal_action {
+	UTRACE_SIGNAL_DELIVER	= 0x00,
+	UTRACE_SIGNAL_IGN	= 0x10,
+	UTRACE_SIGNAL_TERM	= 0x20,
+	UTRACE_SIGNAL_CORE	= 0x30,
+	UTRACE_SIGNAL_STOP	= 0x40,
+	UTRACE_SIGNAL_TSTP	= 0x50,
+	UTRACE_SIGNAL_REPORT	= 0x60,
+	UTRACE_SIGNAL_HANDLER	= 0x70,
+	UTRACE_SIGNAL_HOLD	= 0x100
+};
+#define UTRACE_SIGNAL_MASK	0xf0
+
+static inline enum utrace_signal_action utrace_signal_action(uint32_t action)
+{
+	return (enum utrace_signal_action)(action & UTRACE_SIGNAL_MASK);
+}
+
+/* -- Syscall actions (report_syscall_entry) ----------------------------- */
+
+enum utrace_syscall_action {
+	UTRACE_SYSCALL_RUN	= 0x00,
+	UTRACE_SYSCALL_ABORT	= 0x10,
+	UTRACE_SYSCALL_RESUMED	= 0x100
+};
+#define UTRACE_SYSCALL_MASK	0xf0
+
+static inline enum utrace_syscall_action utrace_syscall_action(uint32_t action)
+{
+	return (enum utrace_syscall_action)(action & UTRACE_SYSCALL_MASK);
+}
+
+/* -- Attach flags -------------------------------------------------------- */
+
+#define UTRACE_ATTACH_MATCH_OPS		0x0001
+#define UTRACE_ATTACH_MATCH_DATA	0x0002
+#define UTRACE_ATTACH_MATCH_MASK	0x000f
+#define UTRACE_ATTACH_CREATE		0x0010
+#define UTRACE_ATTACH_EXCLUSIVE		0x0020
+
+/* -- Callbacks ----------------------------------------------------------- */
+
+struct utrace_engine_ops {
+	uint32_t (*report_quiesce)(uint32_t action, struct utrace_engine *e,
+				   unsigned long event);
+	uint32_t (*report_signal)(uint32_t action, struct utrace_engine *e,
+				  siginfo_t *info);
+	uint32_t (*report_clone)(uint32_t action, struct utrace_engine *e,
+				 unsigned long clone_flags, pid_t child);
+	uint32_t (*report_jctl)(uint32_t action, struct utrace_engine *e,
+				int type, int notify);
+	uint32_t (*report_exec)(uint32_t action, struct utrace_engine *e,
+				pid_t former_tid);
+	uint32_t (*report_syscall_entry)(uint32_t action,
+					 struct utrace_engine *e);
+	uint32_t (*report_syscall_exit)(uint32_t action,
+					struct utrace_engine *e);
+	uint32_t (*report_exit)(uint32_t action, struct utrace_engine *e,
+				int status);
+	uint32_t (*report_death)(struct utrace_engine *e, bool group_dead,
+				 int status);
+	void (*report_reap)(struct utrace_engine *e);
+	void (*release)(void *data);
+};
+
+/* -- The tracer and its loop --------------------------------------------- */
+
+int utrace_tracer_new(struct utrace_tracer **out);
+void utrace_tracer_free(struct utrace_tracer *t);
+int utrace_run(struct utrace_tracer *t);
+int utrace_dispatch(struct utrace_tracer *t, int timeout_ms);
+int utrace_fd(struct utrace_tracer *t);
+void utrace_break(struct utrace_tracer *t);
+
+/* -- Getting threads ----------------------------------------------------- */
+
+#define UTRACE_SPAWN_KILL_ON_EXIT	0x0001
+
+struct utrace_spawn_opts {
+	size_t size;		/* sizeof(struct utrace_spawn_opts) */
+	char *const *envp;	/* NULL: the tracer's environment */
+	const char *cwd;	/* NULL: the tracer's */
+	unsigned flags;		/* UTRACE_SPAWN_* */
+};
+
+int utrace_spawn(struct utrace_tracer *t, char *const argv[],
+		 const struct utrace_spawn_opts *opts, pid_t *pid);
+
+/* -- Engines ------------------------------------------------------------- */
+
+int utrace_attach(struct utrace_tracer *t, pid_t tid, int flags,
+		  const struct utrace_engine_ops *ops, void *data,
+		  struct utrace_engine **engine);
+void utrace_engine_get(struct utrace_engine *e);
+void utrace_engine_put(struct utrace_engine *e);
+pid_t utrace_engine_tid(const struct utrace_engine *e);
+void *utrace_engine_data(const struct utrace_engine *e);
+int utrace_set_events(struct utrace_engine *e, unsigned long events);
+int utrace_control(struct utrace_engine *e, enum utrace_resume_action action);
+int utrace_barrier(struct utrace_engine *e);
+
+/* -- Looking at and changing a stopped thread ---------------------------- */
+
+struct utrace_syscall {
+	long nr;		/* -1 when not at a syscall stop */
+	unsigned long args[6];	/* valid at entry */
+	long ret;		/* valid at exit: value or -errno */
+	uint32_t arch;		/* AUDIT_ARCH_* of the syscall */
+	uint64_t ip, sp;
+};
+
+int utrace_syscall_get(struct utrace_engine *e, struct utrace_syscall *sc);
+int utrace_syscall_set_nr(struct utrace_engine *e, long nr);
+int utrace_syscall_set_args(struct utrace_engine *e,
+			    const unsigned long args[6]);
+int utrace_syscall_set_return(struct utrace_engine *e, long ret);
+
+int utrace_regs_get(struct utrace_engine *e, struct user_regs_struct *regs);
+int utrace_regs_set(struct utrace_engine *e,
+		    const struct user_regs_struct *regs);
+ssize_t utrace_mem_read(struct utrace_engine *e, uint64_t addr, void *buf,
+			size_t len);
+ssize_t utrace_mem_write(struct utrace_engine *e, uint64_t addr,
+			 const void *buf, size_t len);
+ssize_t utrace_mem_read_string(struct utrace_engine *e, uint64_t addr,
+			       char *buf, size_t size);
+
+/* -- Syscall sets (beyond the kernel API) -------------------------------- */
+
+int utrace_set_syscalls(struct utrace_engine *e, const long *nrs, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UTRACE_H */
