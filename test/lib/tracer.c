@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The tracer object and its loop: new/free, utrace_run, utrace_break,
+ * utrace_fd with poll(), utrace_dispatch with a timeout.
+ */
+#include "harness.h"
+#include <utrace.h>
+#include "tlib.h"
+
+static struct utrace_tracer *g_tracer;
+
+TEST_T(tracer_new_free, 5)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_tracer *t2 = t_tracer();
+
+	CHECK(t != t2);
+	CHECK(utrace_fd(t) >= 0);
+	utrace_tracer_free(t);
+	utrace_tracer_free(t2);
+}
+
+TEST_T(run_returns_when_nothing_traced, 5)
+{
+	struct utrace_tracer *t = t_tracer();
+	long t0 = t_now_ms();
+
+	t_run(t);
+	CHECK(t_now_ms() - t0 < 2000);
+	utrace_tracer_free(t);
+}
+
+TEST_T(run_returns_after_last_thread_dies, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "print_exit", "x", "4", NULL);
+	struct teng *te = t_attach(t, pid, EV_LIFE, NULL);
+
+	t_run(t);
+	t_check_death_reap(te);
+	CHECK(WIFEXITED(tlog[tlog_find(0, te->id, K_DEATH)].arg));
+	CHECK_EQ(WEXITSTATUS(tlog[tlog_find(0, te->id, K_DEATH)].arg), 4);
+	CHECK(t_gone(pid));
+	/* A second run with nothing left returns at once. */
+	t_run(t);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+static void *break_thread(void *arg)
+{
+	t_msleep(200);
+	utrace_break(arg);
+	return NULL;
+}
+
+TEST_T(break_from_other_thread, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "sleeper", "10", NULL);
+	struct teng *te = t_attach(t, pid, EV_LIFE, NULL);
+	pthread_t th;
+	long t0;
+
+	t0 = t_now_ms();
+	CHECK(pthread_create(&th, NULL, break_thread, t) == 0);
+	t_run(t);
+	pthread_join(th, NULL);
+	CHECK(t_now_ms() - t0 >= 150);
+	CHECK(t_now_ms() - t0 < 3000);
+	CHECK(!t_gone(pid));
+	CHECK_EQ(te->n[K_DEATH], 0);
+
+	CHECK(kill(pid, SIGKILL) == 0);
+	t_run(t);
+	t_check_death_reap(te);
+	CHECK(t_gone(pid));
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+static uint32_t break_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_SYSEXIT && ev->nr == SYS_getppid &&
+	    ++te->user[0] == 5)
+		utrace_break(g_tracer);
+	return dflt;
+}
+
+TEST_T(break_from_callback, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "20", NULL);
+	struct teng *te = t_attach(t, pid, UTRACE_EVENT(SYSCALL_EXIT) | EV_LIFE,
+				   break_hook);
+
+	t_run(t);
+	CHECK(te->user[0] >= 5);
+	CHECK(te->user[0] < 20);
+	CHECK_EQ(te->n[K_DEATH], 0);
+	t_run(t);
+	CHECK_EQ(te->user[0], 20);
+	CHECK_EQ(tlog_count_nr(te->id, K_SYSEXIT, SYS_getppid), 20);
+	t_check_death_reap(te);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(fd_poll_then_dispatch, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int fd = utrace_fd(t);
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "100", NULL);
+	struct teng *te = t_attach(t, pid, UTRACE_EVENT(SYSCALL_EXIT) | EV_LIFE,
+				   NULL);
+	int handled = 0, polls = 0, r;
+
+	CHECK(fd >= 0);
+	CHECK_EQ(utrace_fd(t), fd);
+	/* The spawn hold ends at the next dispatch. */
+	r = utrace_dispatch(t, 0);
+	CHECK(r >= 0);
+	handled += r;
+	while (te->n[K_REAP] == 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		r = poll(&p, 1, 3000);
+		CHECK_EQ(r, 1);
+		CHECK(p.revents & POLLIN);
+		polls++;
+		r = utrace_dispatch(t, 0);
+		CHECK(r >= 0);
+		handled += r;
+	}
+	CHECK(polls > 0);
+	CHECK(handled > 100);
+	CHECK_EQ(tlog_count_nr(te->id, K_SYSEXIT, SYS_getppid), 100);
+	t_check_death_reap(te);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(dispatch_timeout_and_fd_idle, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int fd = utrace_fd(t);
+	pid_t pid = t_spawn(t, NULL, "sleeper", "10", NULL);
+	struct teng *te = t_attach(t, pid, EV_LIFE, NULL);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	long t0;
+	int r;
+
+	t_dispatch_for(t, 300);
+	t0 = t_now_ms();
+	r = utrace_dispatch(t, 300);
+	CHECK_EQ(r, 0);
+	CHECK(t_now_ms() - t0 >= 250);
+	CHECK(t_now_ms() - t0 < 2000);
+	CHECK_EQ(poll(&p, 1, 200), 0);
+
+	CHECK(kill(pid, SIGKILL) == 0);
+	CHECK_EQ(poll(&p, 1, 3000), 1);
+	CHECK(DISPATCH_UNTIL(t, te->n[K_REAP] == 1, 3000));
+	t_check_death_reap(te);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+int main(void)
+{
+	return test_main();
+}

@@ -1,0 +1,61 @@
+/*
+ * Small system call scenarios whose results a tracer can change:
+ *   syscalls ppid     print the result of getppid()
+ *   syscalls ppid2    the same twice
+ *   syscalls write    write(1, "hello\n", 6), then print its result
+ *   syscalls poke     getppid(ro, rw) with a read-only and a writable
+ *                     string as (ignored) arguments, then print both
+ *   syscalls mix N    getppid(), getpid(), getuid(), N times; print "done"
+ * A result r >= 0 prints as "r", a failure as "-1 errno E".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static const char ro_msg[] = "original";
+
+static void show(long r)
+{
+	if (r < 0)
+		printf("-1 errno %d\n", errno);
+	else
+		printf("%ld\n", r);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "ppid";
+
+	if (!strcmp(mode, "ppid")) {
+		show(syscall(SYS_getppid));
+	} else if (!strcmp(mode, "ppid2")) {
+		show(syscall(SYS_getppid));
+		show(syscall(SYS_getppid));
+	} else if (!strcmp(mode, "write")) {
+		long r = write(1, "hello\n", 6);
+
+		show(r);
+	} else if (!strcmp(mode, "poke")) {
+		const char *volatile ro = ro_msg;
+		char rw[] = "writable";
+
+		syscall(SYS_getppid, ro, rw);
+		printf("%s %s\n", ro, rw);
+	} else if (!strcmp(mode, "mix")) {
+		long n = argc > 2 ? atol(argv[2]) : 10;
+
+		for (long i = 0; i < n; i++) {
+			syscall(SYS_getppid);
+			syscall(SYS_getpid);
+			syscall(SYS_getuid);
+		}
+		printf("done\n");
+	} else {
+		return 2;
+	}
+	return 0;
+}
