@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libutrace private definitions.
+ *
+ * Threading rule: every field below is read and written on the tracer's
+ * loop thread only, except where a comment says "atomic".  Public calls made
+ * on another thread are carried to the loop thread (loop.c, utrace__call).
+ */
+#ifndef UTRACE_INTERNAL_H
+#define UTRACE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <linux/ptrace.h>
+#include "utrace.h"
+
+#define UTRACE_EXPORT __attribute__((visibility("default")))
+
+#define UTRACE__EVENT_MASK	((1UL << _UTRACE_NEVENTS) - 1)
+#define UTRACE__SYSSET_BITS	1024
+
+/* struct utrace_engine.flags (atomic) */
+enum {
+	ENG_STOP	= 1 << 0,	/* this engine holds the thread stopped */
+	ENG_DETACHED	= 1 << 1,	/* detach requested: no more callbacks */
+	ENG_UNLINKED	= 1 << 2,	/* fully detached: off the thread's list */
+};
+
+struct uthread;
+
+struct utrace_engine {
+	const struct utrace_engine_ops *ops;
+	void *data;
+	unsigned long events;
+	atomic_int refs;
+	atomic_uint flags;
+	atomic_int tid;
+	struct utrace_tracer *t;
+	struct uthread *th;		/* NULL once unlinked */
+	struct utrace_engine *prev, *next;
+	uint64_t *sysset;		/* NULL: every syscall */
+};
+
+/* Where a stopped thread sits, which decides how it is restarted. */
+enum utrace__stop {
+	STOP_NONE,		/* running */
+	STOP_SPAWN,		/* SIGSTOP before execve of utrace_spawn */
+	STOP_INITIAL,		/* first stop of an auto-attached child */
+	STOP_SYSCALL_ENTRY,
+	STOP_SYSCALL_EXIT,
+	STOP_SIGNAL,		/* signal-delivery stop */
+	STOP_STEP,		/* trap after a single/block step */
+	STOP_GROUP,		/* job-control stop (restart with LISTEN) */
+	STOP_INTERRUPT,		/* PTRACE_INTERRUPT or LISTEN re-trap */
+	STOP_CLONE,		/* PTRACE_EVENT_CLONE/FORK/VFORK */
+	STOP_EXEC,
+	STOP_EXIT,
+};
+
+enum utrace__thstate {
+	TH_NEW,			/* auto-attached child, first stop not seen */
+	TH_RUNNING,
+	TH_STOPPED,		/* in a ptrace stop, not restarted yet */
+	TH_DEAD,		/* death seen, reporting death/reap */
+};
+
+/* Holds that keep a stopped thread stopped regardless of engines. */
+enum {
+	HOLD_SPAWN	= 1 << 0,	/* released at the next dispatch */
+	HOLD_CLONE	= 1 << 1,	/* until the parent's report_clone pass */
+};
+
+struct uthread {
+	pid_t tid, tgid;
+	struct utrace_tracer *t;
+	struct uthread *hnext;			/* hash chain */
+	struct uthread *snext;			/* settle list */
+	bool on_settle;
+	struct utrace_engine *head, *tail;	/* attached, in attach order */
+	struct utrace_engine *ahead;		/* attached during a pass */
+	unsigned long events;			/* union of engines' masks */
+	enum utrace__thstate state;
+	enum utrace__stop stop;
+	unsigned hold;
+	int in_pass;
+	int dead;		/* 1: death report begun, 2: reap begun */
+	bool interrupt_sent;
+	bool entry_held;	/* was held at this syscall entry */
+	bool listening;		/* restarted with PTRACE_LISTEN */
+	bool in_group_stop;
+	bool syscall_mode;	/* last restarted with PTRACE_SYSCALL */
+	bool step_mode;		/* last restarted with a step request */
+	bool kill_on_exit;
+	int req;		/* pending REPORT/INTERRUPT, or RESUME */
+	int step;		/* SINGLESTEP/BLOCKSTEP wanted, or RESUME */
+	int stop_sig;		/* signal to pass when restarting */
+	/* syscall in progress */
+	struct utrace_syscall sc;
+	bool abort;		/* entry: final action was ABORT */
+	bool abort_pending;	/* exit of an aborted syscall comes next */
+	bool ret_set;
+	long ret_val;
+	/* caches for the current stop */
+	bool regs_valid, regs_dirty;
+	struct user_regs_struct regs;
+	siginfo_t si;
+};
+
+struct utrace__status {
+	pid_t pid;
+	int status;
+};
+
+struct utrace__req {
+	int (*fn)(void *arg);
+	void *arg;
+	int ret;
+	bool done;
+	struct utrace__req *next;
+};
+
+struct utrace_tracer {
+	pid_t pid, loop_tid;
+	struct uthread **buckets;
+	unsigned nbuckets, nthreads;
+	struct uthread *settle;			/* threads to reconsider */
+	struct uthread **spawned;		/* held at spawn */
+	unsigned nspawned, spawned_cap;
+	struct utrace__status *q;		/* drained wait statuses */
+	size_t qlen, qcap, qpos;
+	int depth;				/* dispatch nesting */
+	/* shared with other threads (lock) */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct utrace__req *reqs, **reqs_tail;
+	atomic_bool brk;
+	atomic_bool sleeping;			/* loop blocked in waitpid */
+	unsigned long gen;			/* dispatch generation */
+	int efd;				/* utrace_fd, -1 until asked */
+	bool waiter_started, waiter_stop;
+	pthread_t waiter;
+};
+
+/* loop.c */
+bool utrace__on_loop(const struct utrace_tracer *t);
+int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg);
+
+/* thread.c */
+struct uthread *utrace__thread_find(struct utrace_tracer *t, pid_t tid);
+struct uthread *utrace__thread_new(struct utrace_tracer *t, pid_t tid,
+				   pid_t tgid);
+void utrace__thread_rehash(struct uthread *th, pid_t tid);
+void utrace__thread_free(struct uthread *th);
+void utrace__thread_recalc(struct uthread *th);
+bool utrace__thread_held(const struct uthread *th);
+bool utrace__thread_has_engines(const struct uthread *th);
+void utrace__settle_later(struct uthread *th);
+void utrace__settle(struct uthread *th);
+void utrace__settle_all(struct utrace_tracer *t);
+void utrace__interrupt(struct uthread *th);
+void utrace__release_thread(struct uthread *th);
+void utrace__death(struct uthread *th, int status);
+int utrace__regs_load(struct uthread *th);
+long utrace__ptrace_opts(bool kill_on_exit);
+
+/* engine.c */
+struct utrace_engine *utrace__engine_new(struct uthread *th,
+					 const struct utrace_engine_ops *ops,
+					 void *data);
+void utrace__engine_mark_detached(struct utrace_engine *e);
+void utrace__engine_unlink(struct utrace_engine *e);
+bool utrace__engine_wants_nr(const struct utrace_engine *e, long nr);
+
+/* report.c: reporting passes (pure logic: callbacks, no ptrace) */
+enum utrace__ev {
+	EV_QUIESCE,		/* event 0 */
+	EV_SIGNAL_REPORT,	/* event 0 as a signal pass (INTERRUPT) */
+	EV_SYSCALL_ENTRY,
+	EV_SYSCALL_EXIT,
+	EV_CLONE,
+	EV_EXEC,
+	EV_EXIT,
+	EV_SIGNAL,
+	EV_JCTL,
+	EV_DEATH,
+	EV_REAP,
+};
+
+struct utrace__event {
+	enum utrace__ev type;
+	unsigned long bit;	/* UTRACE_EVENT() of a signal's class */
+	uint32_t action;	/* initial event-specific bits */
+	long nr;		/* syscall number, for syscall sets */
+	unsigned long clone_flags;
+	pid_t child, former;
+	int status, type_arg, notify;
+	bool group_dead;
+	siginfo_t *info;
+};
+
+uint32_t utrace__report(struct uthread *th, struct utrace__event *ev);
+bool utrace__wants(const struct uthread *th, const struct utrace__event *ev);
+void utrace__pass_end(struct uthread *th);
+
+/* stops.c */
+void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status);
+bool utrace__take_queued(struct utrace_tracer *t, pid_t pid, int *status);
+
+/* signal.c */
+unsigned long utrace__signal_class(pid_t tid, int sig, uint32_t *action);
+
+/* spawn.c */
+void utrace__release_spawned(struct utrace_tracer *t);
+
+static inline int utrace__min(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+#endif

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The tracer and its loop: drain every ready wait status, then dispatch them
+ * one by one (next_event -> dispatch_event, as strace does), then run the
+ * calls other threads carried here and reconsider the threads they touched.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "internal.h"
+
+/* Wakes the loop thread out of waitpid for calls from other threads. */
+#define WAKE_SIGNAL (SIGRTMAX - 1)
+
+static __thread pid_t my_tid;
+
+static pid_t self_tid(void)
+{
+	if (!my_tid)
+		my_tid = (pid_t)syscall(SYS_gettid);
+	return my_tid;
+}
+
+bool utrace__on_loop(const struct utrace_tracer *t)
+{
+	return self_tid() == t->loop_tid;
+}
+
+/* -- Calls from other threads ---------------------------------------------------- */
+
+static void wake_handler(int sig)
+{
+	(void)sig;
+}
+
+static void wake_handler_init(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = wake_handler;	/* no SA_RESTART: waitpid gets EINTR */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(WAKE_SIGNAL, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+		sigaction(WAKE_SIGNAL, &sa, NULL);
+}
+
+static void install_wake_handler(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, wake_handler_init);
+}
+
+static void ring(struct utrace_tracer *t)
+{
+	if (t->efd >= 0) {
+		uint64_t one = 1;
+
+		if (write(t->efd, &one, sizeof(one)) < 0)
+			(void)0;	/* counter full: it is readable anyway */
+	}
+	if (atomic_load(&t->sleeping))
+		syscall(SYS_tgkill, t->pid, t->loop_tid, WAKE_SIGNAL);
+}
+
+/**
+ * utrace__call - run @fn(@arg) on the loop thread and return its result
+ *
+ * On the loop thread it is a plain call.  From another thread the call is
+ * queued, the loop is woken, and this blocks until the loop has run it
+ * (between two callbacks, never during one).  The loop must be running
+ * (utrace_run or utrace_dispatch) for the call to complete.
+ */
+int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg)
+{
+	struct utrace__req r = { .fn = fn, .arg = arg };
+	struct timespec ts;
+
+	if (utrace__on_loop(t))
+		return fn(arg);
+	install_wake_handler();
+	pthread_mutex_lock(&t->lock);
+	*t->reqs_tail = &r;
+	t->reqs_tail = &r.next;
+	while (!r.done) {
+		ring(t);
+		/* Re-ring: the signal may land just before waitpid blocks. */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 2000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&t->cond, &t->lock, &ts);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return r.ret;
+}
+
+static int run_requests(struct utrace_tracer *t)
+{
+	struct utrace__req *r;
+	int n = 0;
+
+	pthread_mutex_lock(&t->lock);
+	while ((r = t->reqs)) {
+		t->reqs = r->next;
+		if (!t->reqs)
+			t->reqs_tail = &t->reqs;
+		pthread_mutex_unlock(&t->lock);
+		r->ret = r->fn(r->arg);
+		pthread_mutex_lock(&t->lock);
+		r->done = true;
+		n++;
+	}
+	if (n)
+		pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
+/* -- utrace_fd's helper thread ------------------------------------------------ */
+
+/*
+ * Waits (without reaping) until some child or tracee of the process has a
+ * state change, tells the eventfd, then waits for a dispatch before looking
+ * again.
+ */
+static void *waiter_main(void *arg)
+{
+	struct utrace_tracer *t = arg;
+
+	for (;;) {
+		siginfo_t si;
+		unsigned long gen;
+		struct timespec ts;
+		int r;
+
+		memset(&si, 0, sizeof(si));
+		r = waitid(P_ALL, 0, &si, WEXITED | WNOWAIT | __WALL);
+		pthread_mutex_lock(&t->lock);
+		if (t->waiter_stop) {
+			pthread_mutex_unlock(&t->lock);
+			return NULL;
+		}
+		gen = t->gen;
+		if (r == 0 && si.si_pid)
+			ring(t);
+		/* Wait for a dispatch (or, with no child yet, a new one). */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 5000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		while (t->gen == gen && !t->waiter_stop)
+			if (pthread_cond_timedwait(&t->cond, &t->lock, &ts))
+				break;
+		pthread_mutex_unlock(&t->lock);
+	}
+}
+
+/* -- Tracer ------------------------------------------------------------------------ */
+
+/**
+ * utrace_tracer_new - create a tracer; the calling thread becomes its loop
+ * thread, the only one that runs its loop and owns its ptrace attachments.
+ */
+UTRACE_EXPORT int utrace_tracer_new(struct utrace_tracer **out)
+{
+	struct utrace_tracer *t;
+
+	if (!out)
+		return -EINVAL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->pid = getpid();
+	t->loop_tid = self_tid();
+	t->efd = -1;
+	t->reqs_tail = &t->reqs;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	*out = t;
+	return 0;
+}
+
+static void bump_gen(struct utrace_tracer *t)
+{
+	pthread_mutex_lock(&t->lock);
+	t->gen++;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+}
+
+static void queue_push(struct utrace_tracer *t, pid_t pid, int st)
+{
+	if (t->qlen == t->qcap) {
+		size_t cap = t->qcap ? t->qcap * 2 : 64;
+		void *q = realloc(t->q, cap * sizeof(*t->q));
+
+		if (!q) {
+			/* Handle this one now rather than lose it. */
+			utrace__handle_status(t, pid, st);
+			return;
+		}
+		t->q = q;
+		t->qcap = cap;
+	}
+	t->q[t->qlen++] = (struct utrace__status){ pid, st };
+}
+
+/* Queue every wait status that is ready, without blocking. */
+static void drain(struct utrace_tracer *t)
+{
+	for (;;) {
+		int st;
+		pid_t pid = waitpid(-1, &st, __WALL | __WNOTHREAD | WNOHANG);
+
+		if (pid <= 0)
+			break;
+		queue_push(t, pid, st);
+	}
+}
+
+bool utrace__take_queued(struct utrace_tracer *t, pid_t pid, int *status)
+{
+	for (size_t i = t->qpos; i < t->qlen; i++) {
+		if (t->q[i].pid == pid) {
+			*status = t->q[i].status;
+			t->q[i].pid = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int handle_queue(struct utrace_tracer *t)
+{
+	int n = 0;
+
+	while (t->qpos < t->qlen) {
+		struct utrace__status s = t->q[t->qpos++];
+
+		if (!s.pid)
+			continue;
+		utrace__handle_status(t, s.pid, s.status);
+		utrace__settle_all(t);
+		n++;
+	}
+	t->qpos = t->qlen = 0;
+	return n;
+}
+
+static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
+{
+	int n;
+
+	run_requests(t);
+	utrace__release_spawned(t);
+	utrace__settle_all(t);
+	if (t->efd >= 0) {
+		uint64_t v;
+
+		if (read(t->efd, &v, sizeof(v)) < 0)
+			(void)0;	/* nothing pending */
+	}
+	drain(t);
+	if (t->qlen == 0 && timeout_ms != 0 && t->nthreads &&
+	    !atomic_load(&t->brk) && !t->reqs) {
+		if (timeout_ms < 0) {
+			int st;
+			pid_t pid;
+
+			atomic_store(&t->sleeping, true);
+			pid = t->reqs ? 0 : waitpid(-1, &st, __WALL | __WNOTHREAD);
+			atomic_store(&t->sleeping, false);
+			if (pid > 0)
+				queue_push(t, pid, st);
+		} else {
+			struct pollfd p = { .fd = utrace_fd(t), .events = POLLIN };
+
+			poll(&p, 1, timeout_ms);
+		}
+		drain(t);
+	}
+	n = handle_queue(t);
+	run_requests(t);
+	utrace__settle_all(t);
+	bump_gen(t);
+	return n;
+}
+
+/**
+ * utrace_dispatch - handle what is ready, waiting up to @timeout_ms for it
+ * @timeout_ms: 0 never blocks, -1 blocks until something happens
+ *
+ * Returns the number of wait statuses handled, or -EINVAL, or -EPERM when
+ * not called on the loop thread.
+ */
+UTRACE_EXPORT int utrace_dispatch(struct utrace_tracer *t, int timeout_ms)
+{
+	int n;
+
+	if (!t)
+		return -EINVAL;
+	if (!utrace__on_loop(t))
+		return -EPERM;
+	t->depth++;
+	n = dispatch_once(t, timeout_ms);
+	t->depth--;
+	return n;
+}
+
+/**
+ * utrace_run - dispatch until no thread is traced or utrace_break is called
+ * Loop thread only.  Returns 0, or -EINVAL / -EPERM.
+ */
+UTRACE_EXPORT int utrace_run(struct utrace_tracer *t)
+{
+	if (!t)
+		return -EINVAL;
+	if (!utrace__on_loop(t))
+		return -EPERM;
+	t->depth++;
+	for (;;) {
+		if (atomic_exchange(&t->brk, false))
+			break;
+		if (!t->nthreads && !t->reqs)
+			break;
+		dispatch_once(t, -1);
+	}
+	t->depth--;
+	return 0;
+}
+
+/**
+ * utrace_break - make utrace_run return (thread-safe)
+ */
+UTRACE_EXPORT void utrace_break(struct utrace_tracer *t)
+{
+	if (!t)
+		return;
+	atomic_store(&t->brk, true);
+	if (!utrace__on_loop(t)) {
+		install_wake_handler();
+		ring(t);
+	}
+}
+
+/**
+ * utrace_fd - a file descriptor that polls readable when dispatch has work
+ * Returns the descriptor (owned by the tracer), or a negative errno.
+ */
+UTRACE_EXPORT int utrace_fd(struct utrace_tracer *t)
+{
+	if (!t)
+		return -EINVAL;
+	pthread_mutex_lock(&t->lock);
+	if (t->efd < 0) {
+		t->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (t->efd < 0) {
+			int err = -errno;
+
+			pthread_mutex_unlock(&t->lock);
+			return err;
+		}
+	}
+	if (!t->waiter_started) {
+		if (pthread_create(&t->waiter, NULL, waiter_main, t) == 0)
+			t->waiter_started = true;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return t->waiter_started ? t->efd : -EAGAIN;
+}
+
+/* -- Tear-down ------------------------------------------------------------------------ */
+
+/* Wait for a running thread's next stop; false if it died instead. */
+static bool stop_now(struct utrace_tracer *t, struct uthread *th, int *status)
+{
+	if (utrace__take_queued(t, th->tid, status))
+		return WIFSTOPPED(*status);
+	if (th->state == TH_RUNNING)
+		ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
+	while (waitpid(th->tid, status, __WALL) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFSTOPPED(*status);
+}
+
+/* Let one thread go, untraced and running (or killed, for KILL_ON_EXIT). */
+struct killed {
+	pid_t *tids;
+	int n;
+};
+
+static void let_go(struct utrace_tracer *t, struct uthread *th,
+		   struct killed *killed)
+{
+	struct utrace_engine *e;
+	int st = 0;
+	bool stopped = th->state == TH_STOPPED;
+
+	while ((e = th->head) || (e = th->ahead))
+		utrace__engine_unlink(e);
+	if (th->kill_on_exit) {
+		/* Reaped by reap_killed() once every thread is dealt with. */
+		pid_t *k = realloc(killed->tids, (killed->n + 1) * sizeof(pid_t));
+
+		kill(th->tid, SIGKILL);
+		if (k) {
+			/* Leaders are stored negated: they are waited for last. */
+			k[killed->n++] = th->tid == th->tgid ? -th->tid : th->tid;
+			killed->tids = k;
+		}
+		utrace__thread_free(th);
+		return;
+	}
+	if (!stopped && stop_now(t, th, &st)) {
+		int event = st >> 16;
+
+		th->state = TH_STOPPED;
+		th->stop = STOP_INTERRUPT;
+		if (event == 0 && WSTOPSIG(st) != (SIGTRAP | 0x80)) {
+			th->stop = STOP_SIGNAL;
+			th->stop_sig = WSTOPSIG(st);
+		}
+		if (event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_FORK ||
+		    event == PTRACE_EVENT_VFORK) {
+			/* Its new child is ours too: let it go as well. */
+			unsigned long child = 0;
+
+			ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &child);
+			if (child && !utrace__thread_find(t, (pid_t)child)) {
+				struct uthread *c =
+					utrace__thread_new(t, (pid_t)child,
+							   (pid_t)child);
+				if (c)
+					c->state = TH_NEW;
+			}
+		}
+		stopped = true;
+	} else if (!stopped && th->state != TH_NEW) {
+		utrace__thread_free(th);	/* it died */
+		return;
+	}
+	if (stopped) {
+		utrace__release_thread(th);
+		return;
+	}
+	/* TH_NEW: its first stop is on its way. */
+	while (waitpid(th->tid, &st, __WALL) < 0 && errno == EINTR)
+		;
+	if (WIFSTOPPED(st))
+		ptrace(PTRACE_DETACH, th->tid, 0L, 0L);
+	utrace__thread_free(th);
+}
+
+/*
+ * Collect the threads killed for UTRACE_SPAWN_KILL_ON_EXIT, so no zombie of
+ * ours is left behind.  A group leader is reported only after its other
+ * threads, so leaders are waited for last.
+ */
+static void reap_killed(pid_t *tids, int n)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < n; i++) {
+			int st;
+
+			if ((tids[i] > 0) != (pass == 0))
+				continue;
+			for (;;) {
+				if (waitpid(abs(tids[i]), &st, __WALL) < 0) {
+					if (errno == EINTR)
+						continue;
+					break;
+				}
+				if (!WIFSTOPPED(st))
+					break;
+				ptrace(PTRACE_CONT, abs(tids[i]), 0L, 0L);
+			}
+		}
+	}
+}
+
+/**
+ * utrace_tracer_free - detach every engine and let every thread go
+ *
+ * Every engine is detached (release runs on its last put); every thread is
+ * restarted and detached, with any signal it was stopped for delivered, so
+ * nothing is left stopped or traced.  Children spawned with
+ * UTRACE_SPAWN_KILL_ON_EXIT are killed.  Loop thread only.
+ */
+UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
+{
+	struct killed killed = { NULL, 0 };
+
+	if (!t)
+		return;
+	if (t->waiter_started) {
+		pthread_mutex_lock(&t->lock);
+		t->waiter_stop = true;
+		pthread_cond_broadcast(&t->cond);
+		pthread_mutex_unlock(&t->lock);
+		pthread_cancel(t->waiter);
+		pthread_join(t->waiter, NULL);
+	}
+	run_requests(t);
+	drain(t);
+	for (size_t i = 0; i < t->qlen; i++) {
+		/* Exits already drained: those threads are gone. */
+		struct uthread *th = utrace__thread_find(t, t->q[i].pid);
+
+		if (th && !WIFSTOPPED(t->q[i].status)) {
+			th->state = TH_DEAD;
+			utrace__death(th, t->q[i].status);
+			t->q[i].pid = 0;
+		}
+	}
+	while (t->nthreads) {
+		for (unsigned b = 0; b < t->nbuckets; b++) {
+			struct uthread *th = t->buckets[b];
+
+			if (th) {
+				let_go(t, th, &killed);
+				break;
+			}
+		}
+	}
+	/* Whatever is left in the queue is for threads now gone. */
+	t->qlen = t->qpos = 0;
+	reap_killed(killed.tids, killed.n);
+	free(killed.tids);
+	if (t->efd >= 0)
+		close(t->efd);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->cond);
+	free(t->buckets);
+	free(t->q);
+	free(t->spawned);
+	free(t);
+}

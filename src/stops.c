@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Turning one wait status into a utrace event: classify the ptrace stop,
+ * gather what the event needs, run the reporting pass, and settle.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <linux/sched.h>
+
+#include "internal.h"
+
+static unsigned long event_msg(pid_t tid)
+{
+	unsigned long msg = 0;
+
+	ptrace(PTRACE_GETEVENTMSG, tid, 0L, &msg);
+	return msg;
+}
+
+static void event_init(struct utrace__event *ev, enum utrace__ev type)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->nr = -1;
+}
+
+/* -- Syscalls ----------------------------------------------------------------- */
+
+static void syscall_entry(struct uthread *th, const struct ptrace_syscall_info *in)
+{
+	struct utrace__event ev;
+
+	th->stop = STOP_SYSCALL_ENTRY;
+	th->sc.nr = (long)in->entry.nr;
+	for (int i = 0; i < 6; i++)
+		th->sc.args[i] = in->entry.args[i];
+	th->sc.ret = 0;
+	th->sc.arch = in->arch;
+	th->sc.ip = in->instruction_pointer;
+	th->sc.sp = in->stack_pointer;
+	th->abort = th->abort_pending = th->ret_set = false;
+	event_init(&ev, EV_SYSCALL_ENTRY);
+	ev.nr = th->sc.nr;
+	if (utrace__wants(th, &ev))
+		th->abort = utrace_syscall_action(utrace__report(th, &ev)) ==
+			    UTRACE_SYSCALL_ABORT;
+}
+
+static void syscall_exit(struct uthread *th, const struct ptrace_syscall_info *in)
+{
+	struct utrace__event ev;
+
+	th->stop = STOP_SYSCALL_EXIT;
+	th->sc.ret = (long)in->exit.rval;
+	if (th->sc.nr < 0 && utrace__regs_load(th) == 0)
+		th->sc.nr = (long)th->regs.orig_rax;
+	if (th->abort_pending) {
+		/* An aborted syscall: -ENOSYS unless an engine chose. */
+		th->abort_pending = false;
+		if (th->ret_set && utrace__regs_load(th) == 0) {
+			th->regs.rax = (unsigned long)th->ret_val;
+			th->regs_dirty = true;
+			th->sc.ret = th->ret_val;
+		}
+	}
+	th->ret_set = false;
+	event_init(&ev, EV_SYSCALL_EXIT);
+	ev.nr = th->sc.nr;
+	if (utrace__wants(th, &ev))
+		utrace__report(th, &ev);
+}
+
+static void syscall_stop(struct uthread *th)
+{
+	struct ptrace_syscall_info in;
+
+	memset(&in, 0, sizeof(in));
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, (long)sizeof(in), &in) <= 0) {
+		th->stop = STOP_INTERRUPT;
+		return;
+	}
+	switch (in.op) {
+	case PTRACE_SYSCALL_INFO_ENTRY:
+	case PTRACE_SYSCALL_INFO_SECCOMP:
+		syscall_entry(th, &in);
+		break;
+	case PTRACE_SYSCALL_INFO_EXIT:
+		syscall_exit(th, &in);
+		break;
+	default:
+		th->stop = STOP_INTERRUPT;
+		break;
+	}
+}
+
+/* -- Clone ---------------------------------------------------------------------- */
+
+static unsigned long clone_flags(struct uthread *th, int event)
+{
+	if (event == PTRACE_EVENT_FORK)
+		return SIGCHLD;
+	if (event == PTRACE_EVENT_VFORK)
+		return CLONE_VM | CLONE_VFORK | SIGCHLD;
+	if (utrace__regs_load(th))
+		return 0;
+	if ((long)th->regs.orig_rax == SYS_clone3) {
+		struct clone_args ca;
+		struct iovec local = { &ca, sizeof(ca) };
+		struct iovec remote = { (void *)th->regs.rdi, sizeof(ca) };
+
+		if (process_vm_readv(th->tid, &local, 1, &remote, 1, 0) !=
+		    (ssize_t)sizeof(ca))
+			return 0;
+		return (unsigned long)(ca.flags | (ca.exit_signal & 0xff));
+	}
+	if ((long)th->regs.orig_rax == SYS_fork)
+		return SIGCHLD;
+	if ((long)th->regs.orig_rax == SYS_vfork)
+		return CLONE_VM | CLONE_VFORK | SIGCHLD;
+	return th->regs.rdi;
+}
+
+/* A child's first stop, possibly already drained, possibly yet to come. */
+static struct uthread *await_child(struct utrace_tracer *t, pid_t child)
+{
+	struct uthread *c = utrace__thread_find(t, child);
+	int st;
+
+	if (c)
+		return c;
+	if (!utrace__take_queued(t, child, &st)) {
+		while (waitpid(child, &st, __WALL) < 0)
+			if (errno != EINTR)
+				return NULL;
+	}
+	utrace__handle_status(t, child, st);
+	return utrace__thread_find(t, child);
+}
+
+static void clone_stop(struct uthread *th, int event)
+{
+	struct utrace_tracer *t = th->t;
+	pid_t child = (pid_t)event_msg(th->tid);
+	unsigned long flags = clone_flags(th, event);
+	struct utrace__event ev;
+	struct uthread *c;
+
+	th->stop = STOP_CLONE;
+	c = child > 0 ? await_child(t, child) : NULL;
+	if (c) {
+		c->tgid = flags & CLONE_THREAD ? th->tgid : child;
+		c->kill_on_exit = th->kill_on_exit;
+		c->hold |= HOLD_CLONE;
+	}
+	event_init(&ev, EV_CLONE);
+	ev.clone_flags = flags;
+	ev.child = child;
+	if (utrace__wants(th, &ev))
+		utrace__report(th, &ev);
+	/* The child was held until here; it may be freed by this. */
+	c = child > 0 ? utrace__thread_find(t, child) : NULL;
+	if (c) {
+		c->hold &= ~HOLD_CLONE;
+		utrace__settle_later(c);
+	}
+}
+
+/* -- Exec ----------------------------------------------------------------------- */
+
+static struct uthread *exec_stop(struct utrace_tracer *t, pid_t pid)
+{
+	pid_t former = (pid_t)event_msg(pid);
+	struct uthread *th, *old;
+	struct utrace__event ev;
+
+	if (former > 0 && former != pid) {
+		/*
+		 * A non-leader thread executed: it takes the leader's id and
+		 * its engines move with it; the old leader is gone.
+		 */
+		th = utrace__thread_find(t, former);
+		old = utrace__thread_find(t, pid);
+		if (old && old != th)
+			utrace__death(old, 0);
+		if (th)
+			utrace__thread_rehash(th, pid);
+	} else {
+		former = pid;
+		th = utrace__thread_find(t, pid);
+	}
+	if (!th) {
+		th = utrace__thread_new(t, pid, pid);
+		if (!th) {
+			ptrace(PTRACE_DETACH, pid, 0L, 0L);
+			return NULL;
+		}
+	}
+	th->tgid = pid;
+	th->state = TH_STOPPED;
+	th->stop = STOP_EXEC;
+	th->regs_valid = false;
+	event_init(&ev, EV_EXEC);
+	ev.former = former;
+	if (utrace__wants(th, &ev))
+		utrace__report(th, &ev);
+	return th;
+}
+
+/* -- Signals and job control ------------------------------------------------------ */
+
+static bool step_trap(const struct uthread *th, int sig)
+{
+	if (!th->step_mode || sig != SIGTRAP)
+		return false;
+	return th->si.si_code == TRAP_TRACE || th->si.si_code == TRAP_BRKPT ||
+	       th->si.si_code == TRAP_BRANCH;
+}
+
+static void signal_stop(struct uthread *th, int sig)
+{
+	struct utrace__event ev;
+	uint32_t action, ret;
+	siginfo_t orig;
+
+	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &th->si) < 0) {
+		th->stop = STOP_INTERRUPT;
+		return;
+	}
+	if (step_trap(th, sig)) {
+		/* Our own trap: an event-0 report, never the program's. */
+		th->stop = STOP_STEP;
+		th->req = utrace__min(th->req, UTRACE_REPORT);
+		return;
+	}
+	th->stop = STOP_SIGNAL;
+	th->stop_sig = sig;
+	event_init(&ev, EV_SIGNAL);
+	ev.bit = utrace__signal_class(th->tid, sig, &action);
+	ev.action = action;
+	ev.info = &th->si;
+	if (!utrace__wants(th, &ev))
+		return;
+	orig = th->si;
+	ret = utrace__report(th, &ev);
+	switch (utrace_signal_action(ret)) {
+	case UTRACE_SIGNAL_IGN:
+	case UTRACE_SIGNAL_REPORT:
+	case UTRACE_SIGNAL_HANDLER:
+		th->stop_sig = 0;
+		break;
+	default:
+		th->stop_sig = th->si.si_signo;
+		if (memcmp(&orig, &th->si, sizeof(orig)))
+			ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
+		break;
+	}
+}
+
+static bool stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+	       sig == SIGTTOU;
+}
+
+static void jctl(struct uthread *th, int type)
+{
+	struct utrace__event ev;
+
+	event_init(&ev, EV_JCTL);
+	ev.type_arg = type;
+	ev.notify = th->tid == th->tgid ? type : 0;
+	if (utrace__wants(th, &ev))
+		utrace__report(th, &ev);
+}
+
+static void event_stop(struct uthread *th, int sig)
+{
+	if (stop_signal(sig)) {
+		th->stop = STOP_GROUP;
+		if (!th->in_group_stop) {
+			th->in_group_stop = true;
+			jctl(th, CLD_STOPPED);
+		}
+		return;
+	}
+	th->stop = STOP_INTERRUPT;
+	if (th->in_group_stop && th->listening) {
+		/* LISTEN re-trapped after SIGCONT: the group stop is over. */
+		th->in_group_stop = false;
+		jctl(th, CLD_CONTINUED);
+	}
+}
+
+/* -- Dispatch --------------------------------------------------------------------- */
+
+/**
+ * utrace__handle_status - act on one wait status of a traced thread
+ * Loop thread only.
+ */
+void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
+{
+	struct uthread *th;
+	int event = status >> 16, sig;
+
+	th = utrace__thread_find(t, pid);
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		if (th)
+			utrace__death(th, status);
+		return;
+	}
+	if (!WIFSTOPPED(status))
+		return;
+	sig = WSTOPSIG(status);
+	if (event == PTRACE_EVENT_EXEC) {
+		th = exec_stop(t, pid);
+		if (th) {
+			th->interrupt_sent = false;
+			th->listening = false;
+			utrace__settle(th);
+		}
+		return;
+	}
+	if (!th) {
+		/* A new child whose parent's clone event is still to come. */
+		th = utrace__thread_new(t, pid, pid);
+		if (!th) {
+			ptrace(PTRACE_DETACH, pid, 0L, 0L);
+			return;
+		}
+		th->state = TH_STOPPED;
+		th->stop = STOP_INITIAL;
+		th->hold = HOLD_CLONE;
+		return;
+	}
+	th->interrupt_sent = false;	/* any trap consumes PTRACE_INTERRUPT */
+	th->regs_valid = false;
+	if (th->state == TH_NEW && event == PTRACE_EVENT_STOP) {
+		th->state = TH_STOPPED;
+		th->stop = STOP_INITIAL;
+		th->listening = false;
+		utrace__settle(th);
+		return;
+	}
+	th->state = TH_STOPPED;
+	switch (event) {
+	case 0:
+		if (sig == (SIGTRAP | 0x80))
+			syscall_stop(th);
+		else
+			signal_stop(th, sig);
+		break;
+	case PTRACE_EVENT_SECCOMP:
+		syscall_stop(th);
+		break;
+	case PTRACE_EVENT_CLONE:
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		clone_stop(th, event);
+		break;
+	case PTRACE_EVENT_EXIT: {
+		struct utrace__event ev;
+
+		th->stop = STOP_EXIT;
+		event_init(&ev, EV_EXIT);
+		ev.status = (int)event_msg(th->tid);
+		if (utrace__wants(th, &ev))
+			utrace__report(th, &ev);
+		break;
+	}
+	case PTRACE_EVENT_STOP:
+		event_stop(th, sig);
+		break;
+	default:
+		th->stop = STOP_INTERRUPT;
+		break;
+	}
+	th->listening = false;
+	/* @th may have been freed by a report: look it up again. */
+	th = utrace__thread_find(t, pid);
+	if (th)
+		utrace__settle(th);
+}

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Traced threads: the table, and "settling" a stopped thread: deciding from
+ * the engines' votes and pending requests whether it stays stopped, gets
+ * another report, is restarted (and how), or is let go.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <elf.h>
+
+#include "internal.h"
+
+long utrace__ptrace_opts(bool kill_on_exit)
+{
+	long o = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE |
+		 PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+		 PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
+
+	return kill_on_exit ? o | PTRACE_O_EXITKILL : o;
+}
+
+/* -- Table ---------------------------------------------------------------- */
+
+static unsigned bucket(pid_t tid, unsigned n)
+{
+	return ((uint32_t)tid * 2654435761u) & (n - 1);
+}
+
+struct uthread *utrace__thread_find(struct utrace_tracer *t, pid_t tid)
+{
+	struct uthread *th;
+
+	if (!t->nbuckets)
+		return NULL;
+	for (th = t->buckets[bucket(tid, t->nbuckets)]; th; th = th->hnext)
+		if (th->tid == tid)
+			return th;
+	return NULL;
+}
+
+static void table_insert(struct utrace_tracer *t, struct uthread *th)
+{
+	unsigned b = bucket(th->tid, t->nbuckets);
+
+	th->hnext = t->buckets[b];
+	t->buckets[b] = th;
+}
+
+static void table_remove(struct utrace_tracer *t, struct uthread *th)
+{
+	struct uthread **pp = &t->buckets[bucket(th->tid, t->nbuckets)];
+
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == th) {
+			*pp = th->hnext;
+			return;
+		}
+	}
+}
+
+static int table_grow(struct utrace_tracer *t)
+{
+	unsigned n = t->nbuckets ? t->nbuckets * 2 : 64;
+	struct uthread **old = t->buckets, *th, *next;
+	unsigned oldn = t->nbuckets;
+
+	t->buckets = calloc(n, sizeof(*t->buckets));
+	if (!t->buckets) {
+		t->buckets = old;
+		return -ENOMEM;
+	}
+	t->nbuckets = n;
+	for (unsigned i = 0; i < oldn; i++) {
+		for (th = old[i]; th; th = next) {
+			next = th->hnext;
+			table_insert(t, th);
+		}
+	}
+	free(old);
+	return 0;
+}
+
+struct uthread *utrace__thread_new(struct utrace_tracer *t, pid_t tid,
+				   pid_t tgid)
+{
+	struct uthread *th;
+
+	if (t->nthreads >= t->nbuckets && table_grow(t) && !t->nbuckets)
+		return NULL;
+	th = calloc(1, sizeof(*th));
+	if (!th)
+		return NULL;
+	th->tid = tid;
+	th->tgid = tgid;
+	th->t = t;
+	th->state = TH_NEW;
+	th->req = UTRACE_RESUME;
+	th->step = UTRACE_RESUME;
+	th->sc.nr = -1;
+	table_insert(t, th);
+	t->nthreads++;
+	t->gen++;
+	return th;
+}
+
+void utrace__thread_rehash(struct uthread *th, pid_t tid)
+{
+	table_remove(th->t, th);
+	th->tid = tid;
+	table_insert(th->t, th);
+	for (struct utrace_engine *e = th->head; e; e = e->next)
+		atomic_store(&e->tid, tid);
+	for (struct utrace_engine *e = th->ahead; e; e = e->next)
+		atomic_store(&e->tid, tid);
+}
+
+void utrace__thread_free(struct uthread *th)
+{
+	struct utrace_tracer *t = th->t;
+
+	table_remove(t, th);
+	t->nthreads--;
+	if (th->on_settle) {
+		for (struct uthread **pp = &t->settle; *pp; pp = &(*pp)->snext) {
+			if (*pp == th) {
+				*pp = th->snext;
+				break;
+			}
+		}
+	}
+	for (unsigned i = 0; i < t->nspawned; i++)
+		if (t->spawned[i] == th)
+			t->spawned[i] = t->spawned[--t->nspawned];
+	free(th);
+}
+
+/* -- Engines' view ---------------------------------------------------------- */
+
+static bool live(const struct utrace_engine *e)
+{
+	return !(atomic_load(&e->flags) & ENG_DETACHED);
+}
+
+bool utrace__thread_has_engines(const struct uthread *th)
+{
+	for (const struct utrace_engine *e = th->head; e; e = e->next)
+		if (live(e))
+			return true;
+	for (const struct utrace_engine *e = th->ahead; e; e = e->next)
+		if (live(e))
+			return true;
+	return false;
+}
+
+bool utrace__thread_held(const struct uthread *th)
+{
+	for (const struct utrace_engine *e = th->head; e; e = e->next)
+		if (live(e) && (atomic_load(&e->flags) & ENG_STOP))
+			return true;
+	for (const struct utrace_engine *e = th->ahead; e; e = e->next)
+		if (live(e) && (atomic_load(&e->flags) & ENG_STOP))
+			return true;
+	return false;
+}
+
+/* Must the thread stop at syscalls the next time it runs? */
+static bool need_syscall(const struct uthread *th)
+{
+	return (th->events & UTRACE_EVENT_SYSCALL) ||
+	       th->req != UTRACE_RESUME || th->abort_pending ||
+	       utrace__thread_held(th);
+}
+
+void utrace__interrupt(struct uthread *th)
+{
+	if (th->state != TH_RUNNING || th->interrupt_sent)
+		return;
+	if (ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
+		th->interrupt_sent = true;
+}
+
+void utrace__thread_recalc(struct uthread *th)
+{
+	unsigned long ev = 0;
+
+	for (const struct utrace_engine *e = th->head; e; e = e->next)
+		if (live(e))
+			ev |= e->events;
+	for (const struct utrace_engine *e = th->ahead; e; e = e->next)
+		if (live(e))
+			ev |= e->events;
+	th->events = ev;
+	/*
+	 * A running thread restarted with the wrong request (or with nobody
+	 * left to trace it) is brought to a stop so settle() can fix that.
+	 */
+	if (th->state == TH_RUNNING && !th->listening && !th->step_mode &&
+	    (th->syscall_mode != need_syscall(th) ||
+	     !utrace__thread_has_engines(th)))
+		utrace__interrupt(th);
+}
+
+int utrace__regs_load(struct uthread *th)
+{
+	if (th->regs_valid)
+		return 0;
+	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &th->regs) < 0)
+		return -errno;
+	th->regs_valid = true;
+	return 0;
+}
+
+static void regs_flush(struct uthread *th)
+{
+	if (th->stop == STOP_SYSCALL_ENTRY && th->abort &&
+	    utrace__regs_load(th) == 0) {
+		th->regs.orig_rax = (unsigned long)-1;
+		th->regs_dirty = true;
+		th->abort_pending = true;
+	}
+	if (th->regs_dirty)
+		ptrace(PTRACE_SETREGS, th->tid, 0L, &th->regs);
+	th->regs_dirty = false;
+	th->regs_valid = false;
+	th->abort = false;
+}
+
+/* -- Settling --------------------------------------------------------------- */
+
+void utrace__settle_later(struct uthread *th)
+{
+	if (th->on_settle)
+		return;
+	th->on_settle = true;
+	th->snext = th->t->settle;
+	th->t->settle = th;
+}
+
+void utrace__settle_all(struct utrace_tracer *t)
+{
+	struct uthread *th;
+
+	while ((th = t->settle)) {
+		t->settle = th->snext;
+		th->on_settle = false;
+		utrace__settle(th);
+	}
+}
+
+/* The nobody-traces-it-any-more case: let the thread go, untraced. */
+void utrace__release_thread(struct uthread *th)
+{
+	int sig = th->stop == STOP_SIGNAL ? th->stop_sig : 0;
+
+	regs_flush(th);
+	ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
+	utrace__thread_free(th);
+}
+
+static void restart(struct uthread *th)
+{
+	int sig = th->stop == STOP_SIGNAL ? th->stop_sig : 0;
+	long req;
+
+	regs_flush(th);
+	if (th->step == UTRACE_SINGLESTEP)
+		req = PTRACE_SINGLESTEP;
+	else if (th->step == UTRACE_BLOCKSTEP)
+		req = PTRACE_SINGLEBLOCK;
+	else if (th->stop == STOP_GROUP)
+		req = PTRACE_LISTEN;
+	else if (need_syscall(th))
+		req = PTRACE_SYSCALL;
+	else
+		req = PTRACE_CONT;
+	th->step_mode = req == PTRACE_SINGLESTEP || req == PTRACE_SINGLEBLOCK;
+	th->syscall_mode = req == PTRACE_SYSCALL;
+	th->listening = req == PTRACE_LISTEN;
+	th->step = UTRACE_RESUME;
+	th->state = TH_RUNNING;
+	th->stop = STOP_NONE;
+	th->stop_sig = 0;
+	th->entry_held = false;
+	/* ESRCH: SIGKILL got there first; its death status follows. */
+	ptrace(req, th->tid, 0L, (long)sig);
+}
+
+/* Stops reached in the middle of a syscall, where a report or a deferred
+ * stop waits for the syscall's exit (the return-to-user point). */
+static bool mid_syscall(enum utrace__stop s)
+{
+	return s == STOP_SYSCALL_ENTRY || s == STOP_CLONE || s == STOP_EXEC;
+}
+
+/**
+ * utrace__settle - decide what a stopped thread does next
+ *
+ * Runs the event-0 reports and the syscall-entry repeat that pending
+ * REPORT/INTERRUPT requests call for, then keeps the thread stopped while an
+ * engine holds it, or restarts it, or lets it go when no engine is left.
+ * @th may be freed on return.
+ */
+void utrace__settle(struct uthread *th)
+{
+	struct utrace__event ev;
+
+	for (;;) {
+		if (th->state != TH_STOPPED || th->in_pass || th->hold ||
+		    th->dead)
+			return;
+		if (!utrace__thread_has_engines(th)) {
+			utrace__release_thread(th);
+			return;
+		}
+		if (th->req != UTRACE_RESUME && th->stop == STOP_SYSCALL_ENTRY &&
+		    th->entry_held) {
+			/* Resumed with REPORT/INTERRUPT: the entry pass again. */
+			th->req = UTRACE_RESUME;
+			th->entry_held = false;
+			memset(&ev, 0, sizeof(ev));
+			ev.type = EV_SYSCALL_ENTRY;
+			ev.action = UTRACE_SYSCALL_RESUMED |
+				    (th->abort ? UTRACE_SYSCALL_ABORT : 0);
+			ev.nr = th->sc.nr;
+			th->abort = utrace_syscall_action(
+				utrace__report(th, &ev)) == UTRACE_SYSCALL_ABORT;
+			continue;
+		}
+		if (th->req != UTRACE_RESUME && !mid_syscall(th->stop)) {
+			memset(&ev, 0, sizeof(ev));
+			if (th->req == UTRACE_INTERRUPT) {
+				ev.type = EV_SIGNAL_REPORT;
+				ev.action = UTRACE_SIGNAL_REPORT;
+				ev.info = &th->si;
+			} else {
+				ev.type = EV_QUIESCE;
+			}
+			th->req = UTRACE_RESUME;
+			if (utrace__wants(th, &ev))
+				utrace__report(th, &ev);
+			/* The last report before user mode: no loop. */
+			th->req = UTRACE_RESUME;
+			continue;
+		}
+		if (utrace__thread_held(th)) {
+			if (!mid_syscall(th->stop) ||
+			    th->stop == STOP_SYSCALL_ENTRY) {
+				th->entry_held = th->stop == STOP_SYSCALL_ENTRY;
+				return;
+			}
+			/* Deferred stop: at the exit of this syscall. */
+			th->req = utrace__min(th->req, UTRACE_REPORT);
+		}
+		restart(th);
+		return;
+	}
+}
+
+/* -- Death -------------------------------------------------------------------- */
+
+/**
+ * utrace__death - report a thread's death and reap, then forget it
+ * @status: the wait status
+ */
+void utrace__death(struct uthread *th, int status)
+{
+	struct utrace__event ev;
+	struct utrace_engine *e;
+
+	th->state = TH_DEAD;
+	th->stop = STOP_NONE;
+	th->dead = 1;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_DEATH;
+	ev.status = status;
+	ev.group_dead = th->tid == th->tgid;
+	utrace__report(th, &ev);
+	th->dead = 2;
+	ev.type = EV_REAP;
+	utrace__report(th, &ev);
+	/* After report_reap every engine is detached. */
+	while ((e = th->head) || (e = th->ahead))
+		utrace__engine_unlink(e);
+	utrace__thread_free(th);
+}
