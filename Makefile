@@ -89,8 +89,18 @@ $(O)/test/progs/%: test/progs/%.c
 
 tests: $(UNIT) $(LIBTESTS) $(PROGS) $(TOOLS)
 
-check: all tests
+# Installs missing build dependencies (Debian packages) first.
+deps:
+	@./scripts/deps
+
+check: deps
+	$(MAKE) all tests
 	O=$(O) ./test/run-tests
+
+# The main job: trace a real program with several engines at once.
+demo: deps
+	$(MAKE) all
+	./scripts/demo $(O)
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(PKGDIR) \
@@ -110,5 +120,5 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all tests check install clean
+.PHONY: all tests deps check demo install clean
 .SECONDARY:
