@@ -127,7 +127,8 @@ static uint32_t t_report(struct utrace_engine *e, int kind, uint32_t action,
 	ev->action = action;
 	ev->arg = arg;
 	ev->arg2 = arg2;
-	if (kind == K_SYSENTRY || kind == K_SYSEXIT) {
+	if (kind == K_SYSENTRY || kind == K_SYSEXIT ||
+	    (kind == K_QUIESCE && (arg & UTRACE_EVENT_SYSCALL))) {
 		struct utrace_syscall sc;
 
 		ev->nr = utrace_syscall_get(e, &sc) == 0 ? sc.nr : -1000;

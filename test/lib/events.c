@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Events: CLONE (child held until report_clone returns, engines attached
+ * there follow the child, unwanted children run untraced), EXEC (also from
+ * a non-leader thread), EXIT, DEATH then REAP last, and SIGKILL of held
+ * threads.
+ */
+#include "harness.h"
+#include <utrace.h>
+#include "tlib.h"
+#include <sched.h>
+
+static struct utrace_tracer *g_tracer;
+
+/*
+ * report_clone: check that the child is held (after 50 ms it sits in a
+ * trace stop), then attach an engine to it with the events in user[0] and
+ * the same hook.  user[1] counts children found held; user[2] children not
+ * held.
+ */
+static uint32_t follow_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	struct teng *c;
+	pid_t child;
+
+	if (ev->kind != K_CLONE)
+		return dflt;
+	child = ev->arg;
+	t_msleep(50);
+	if (t_state(child) == 't')
+		te->user[1]++;
+	else
+		te->user[2]++;
+	if (!te->user[0])
+		return dflt;
+	c = t_attach(g_tracer, child, te->user[0], follow_hook);
+	c->user[0] = te->user[0];
+	c->user[6] = te->id;
+	utrace_engine_put(c->e);
+	return dflt;
+}
+
+TEST_T(clone_threads_followed_from_report_clone, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "threads", "5", NULL);
+	unsigned long ev = UTRACE_EVENT(CLONE) | UTRACE_EVENT(SYSCALL_EXIT) |
+			   EV_LIFE;
+	struct teng *m = t_attach(t, pid, ev, follow_hook);
+	int d, kids = 0;
+
+	m->user[0] = ev;
+	t_run(t);
+	CHECK_EQ(m->n[K_CLONE], 5);
+	CHECK_EQ(m->user[1], 5);
+	CHECK_EQ(m->user[2], 0);
+	for (int i = 0; i < tlog_n; i++) {
+		if (tlog[i].eng != m->id || tlog[i].kind != K_CLONE)
+			continue;
+		CHECK(tlog[i].arg2 & CLONE_THREAD);
+		CHECK(tlog[i].arg != (unsigned long)pid);
+		CHECK_EQ(tlog[i].tid, pid);
+	}
+	for (int i = m->id + 1; i < tengs_n; i++) {
+		struct teng *c = &tengs[i];
+
+		kids++;
+		CHECK_EQ(c->user[6], m->id);
+		CHECK(tlog_count_nr(c->id, K_SYSEXIT, SYS_getppid) >= 1);
+		for (int j = 0; j < tlog_n; j++)
+			if (tlog[j].eng == c->id && tlog[j].kind != K_RELEASE)
+				CHECK_EQ(tlog[j].tid, c->tid);
+		t_check_death_reap(c);
+		CHECK_EQ(tlog[tlog_find(0, c->id, K_DEATH)].arg2, 0);
+		CHECK_EQ(c->released, 1);
+	}
+	CHECK_EQ(kids, 5);
+	t_check_death_reap(m);
+	d = tlog_find(0, m->id, K_DEATH);
+	CHECK(WIFEXITED(tlog[d].arg));
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 0);
+	CHECK_EQ(tlog[d].arg2, 1);
+	utrace_engine_put(m->e);
+	utrace_tracer_free(t);
+}
+
+static uint32_t clone_pid_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_CLONE) {
+		te->user[3] = ev->arg;
+		t_msleep(50);
+		te->user[4] = t_state(ev->arg);
+	}
+	return dflt;
+}
+
+TEST_T(clone_child_nobody_wants_runs_untraced, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "forkchain", "1", "500", NULL);
+	struct teng *m = t_attach(t, pid, UTRACE_EVENT(CLONE) | EV_LIFE,
+				  clone_pid_hook);
+	pid_t child;
+	int d;
+
+	CHECK(DISPATCH_UNTIL(t, m->n[K_CLONE] == 1, 3000));
+	child = m->user[3];
+	CHECK(child > 0 && child != pid);
+	CHECK_EQ(m->user[4], 't');
+	CHECK(!(tlog[tlog_find(0, m->id, K_CLONE)].arg2 & CLONE_THREAD));
+	/* Once the pass is over the child goes on untraced. */
+	CHECK(DISPATCH_UNTIL(t, t_tracer_pid(child) == 0, 2000));
+	CHECK(!t_stopped(child));
+	t_run(t);
+	d = tlog_find(0, m->id, K_DEATH);
+	CHECK(d >= 0);
+	CHECK(WIFEXITED(tlog[d].arg));
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 8);
+	t_check_death_reap(m);
+	utrace_engine_put(m->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(exec_leader_former_tid, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "print_exit", "exec", "0", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(EXEC) | EV_LIFE, NULL);
+	int x;
+
+	t_run(t);
+	CHECK_EQ(a->n[K_EXEC], 1);
+	x = tlog_find(0, a->id, K_EXEC);
+	CHECK_EQ(tlog[x].arg, pid);
+	CHECK_EQ(tlog[x].tid, pid);
+	CHECK_STR(t_read_all(out), "exec\n");
+	t_check_death_reap(a);
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(exec_from_non_leader_thread, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "exec_thread", test_prog("print_exit"),
+			    "after exec", "5", NULL);
+	unsigned long ev = UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) | EV_LIFE;
+	struct teng *l = t_attach(t, pid, ev, follow_hook);
+	struct teng *th;
+	pid_t thread_tid;
+	int x, d;
+
+	l->user[0] = ev;
+	t_run(t);
+	CHECK_STR(t_read_all(out), "after exec\n");
+	CHECK_EQ(l->n[K_CLONE], 1);
+	CHECK_EQ(tengs_n, l->id + 2);
+	th = &tengs[l->id + 1];
+	thread_tid = tlog[tlog_find(0, l->id, K_CLONE)].arg;
+	CHECK(thread_tid != pid);
+	CHECK_EQ(th->tid, thread_tid);
+
+	/* The thread's engine saw the exec under the leader's id. */
+	CHECK_EQ(th->n[K_EXEC], 1);
+	x = tlog_find(0, th->id, K_EXEC);
+	CHECK_EQ(tlog[x].arg, thread_tid);
+	CHECK_EQ(tlog[x].tid, pid);
+	t_check_death_reap(th);
+	d = tlog_find(0, th->id, K_DEATH);
+	CHECK_EQ(tlog[d].tid, pid);
+	CHECK(WIFEXITED(tlog[d].arg));
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 5);
+	CHECK_EQ(tlog[d].arg2, 1);
+
+	/* The old leader's engine: no exec, death then reap. */
+	CHECK_EQ(l->n[K_EXEC], 0);
+	t_check_death_reap(l);
+	CHECK(tlog_find(0, l->id, K_REAP) < d);
+	utrace_engine_put(l->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(exit_death_reap_order, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "print_exit", "", "3", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(EXIT) | EV_LIFE, NULL);
+	struct teng *b = t_attach(t, pid, UTRACE_EVENT(EXIT) | EV_LIFE, NULL);
+	int x, d;
+
+	utrace_engine_put(b->e);
+	t_run(t);
+	for (int i = 0; i < 2; i++) {
+		struct teng *e = i ? b : a;
+
+		CHECK_EQ(e->n[K_EXIT], 1);
+		x = tlog_find(0, e->id, K_EXIT);
+		d = tlog_find(0, e->id, K_DEATH);
+		CHECK(x >= 0 && d > x);
+		CHECK(tlog[x].arg == 3 || tlog[x].arg == 3 << 8);
+		CHECK(WIFEXITED(tlog[d].arg));
+		CHECK_EQ(WEXITSTATUS(tlog[d].arg), 3);
+		CHECK_EQ(tlog[d].arg2, 1);
+		CHECK_EQ(tlog[d].tid, pid);
+		t_check_death_reap(e);
+	}
+	CHECK_EQ(b->released, 1);
+	CHECK(tlog_find(0, b->id, K_RELEASE) > tlog_find(0, b->id, K_REAP));
+	CHECK_EQ(a->released, 0);
+	utrace_engine_put(a->e);
+	CHECK_EQ(a->released, 1);
+	utrace_tracer_free(t);
+}
+
+static uint32_t stop_first_entry(struct teng *te, struct tev *ev,
+				 uint32_t dflt)
+{
+	if (ev->kind == K_SYSENTRY && ev->nr == SYS_getppid &&
+	    te->user[7] && te->user[0]++ == 0)
+		return UTRACE_STOP | utrace_syscall_action(ev->action);
+	return dflt;
+}
+
+TEST_T(sigkill_thread_held_at_syscall_entry, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "100000000", NULL);
+	struct teng *e[3];
+	int d;
+
+	for (int i = 0; i < 3; i++)
+		e[i] = t_attach(t, pid, UTRACE_EVENT(SYSCALL_ENTRY) | EV_LIFE,
+				stop_first_entry);
+	e[0]->user[7] = 1;
+	CHECK(DISPATCH_UNTIL(t, e[0]->user[0] == 1, 3000));
+	t_dispatch_for(t, 200);
+	CHECK(t_stopped(pid));
+	CHECK(kill(pid, SIGKILL) == 0);
+	t_run(t);
+	for (int i = 0; i < 3; i++) {
+		t_check_death_reap(e[i]);
+		d = tlog_find(0, e[i]->id, K_DEATH);
+		CHECK(WIFSIGNALED(tlog[d].arg));
+		CHECK_EQ(WTERMSIG(tlog[d].arg), SIGKILL);
+		utrace_engine_put(e[i]->e);
+	}
+	CHECK(t_wait_gone(pid, 1000));
+	utrace_tracer_free(t);
+}
+
+TEST_T(sigkill_thread_held_by_control_stop, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "spin", "10000", NULL);
+	struct teng *a = t_attach(t, pid, EV_LIFE, NULL);
+	struct teng *b = t_attach(t, pid, UTRACE_EVENT(QUIESCE) | EV_LIFE,
+				  NULL);
+
+	t_dispatch_for(t, 200);
+	CHECK_EQ(utrace_control(a->e, UTRACE_STOP), -EINPROGRESS);
+	CHECK(DISPATCH_UNTIL(t, t_stopped(pid), 3000));
+	t_dispatch_for(t, 100);
+	CHECK(t_stopped(pid));
+	CHECK(kill(pid, SIGKILL) == 0);
+	t_run(t);
+	t_check_death_reap(a);
+	t_check_death_reap(b);
+	CHECK(t_wait_gone(pid, 1000));
+	utrace_engine_put(a->e);
+	utrace_engine_put(b->e);
+	utrace_tracer_free(t);
+}
+
+/* Every thread stops at its first getppid exit; children are followed. */
+static uint32_t stop_all_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_CLONE) {
+		struct teng *c = t_attach(g_tracer, ev->arg, te->events,
+					  stop_all_hook);
+
+		utrace_engine_put(c->e);
+		return dflt;
+	}
+	if (ev->kind == K_SYSEXIT && ev->nr == SYS_getppid &&
+	    te->user[0]++ == 0)
+		return UTRACE_STOP;
+	return dflt;
+}
+
+TEST_T(sigkill_process_with_every_thread_held, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "threads_idle", "3", "8", NULL);
+	unsigned long ev = UTRACE_EVENT(CLONE) | UTRACE_EVENT(SYSCALL_EXIT) |
+			   EV_LIFE;
+	struct teng *m = t_attach(t, pid, ev, stop_all_hook);
+	int held;
+
+	CHECK(DISPATCH_UNTIL(t, ({
+		held = 0;
+		for (int i = m->id; i < tengs_n; i++)
+			held += tengs[i].user[0] > 0;
+		held == 4; }), 5000));
+	CHECK_EQ(tengs_n, m->id + 4);
+	t_dispatch_for(t, 200);
+	for (int i = m->id; i < tengs_n; i++) {
+		CHECK_EQ(tengs[i].user[0], 1);
+		CHECK(t_stopped(tengs[i].tid));
+	}
+	CHECK(kill(pid, SIGKILL) == 0);
+	t_run(t);
+	for (int i = m->id; i < tengs_n; i++)
+		t_check_death_reap(&tengs[i]);
+	CHECK(t_wait_gone(pid, 1000));
+	utrace_engine_put(m->e);
+	utrace_tracer_free(t);
+}
+
+int main(void)
+{
+	return test_main();
+}

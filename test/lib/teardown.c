@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * utrace_tracer_free with threads held: every engine gets release, every
+ * thread runs on untraced and the process finishes normally.
+ */
+#include "harness.h"
+#include <utrace.h>
+#include "tlib.h"
+
+static struct utrace_tracer *g_tracer;
+
+/* Not traced, not stopped, within ms. */
+static bool t_wait_free(pid_t tid, int ms)
+{
+	long dl = t_now_ms() + ms;
+
+	while (t_now_ms() < dl) {
+		if (t_tracer_pid(tid) == 0 && !t_stopped(tid))
+			return true;
+		t_msleep(5);
+	}
+	return false;
+}
+
+static uint32_t hold_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_CLONE) {
+		struct teng *c = t_attach(g_tracer, ev->arg, te->events,
+					  hold_hook);
+
+		utrace_engine_put(c->e);
+		return dflt;
+	}
+	if (ev->kind == K_SYSEXIT && ev->nr == SYS_getppid &&
+	    te->user[0]++ == 0)
+		return UTRACE_STOP;
+	return dflt;
+}
+
+TEST_T(free_with_every_thread_held, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "threads_idle", "3", "2", NULL);
+	unsigned long ev = UTRACE_EVENT(CLONE) | UTRACE_EVENT(SYSCALL_EXIT) |
+			   EV_LIFE;
+	struct teng *m = t_attach(t, pid, ev, hold_hook);
+	pid_t tids[8];
+	int held, n, st;
+
+	utrace_engine_put(m->e);
+	CHECK(DISPATCH_UNTIL(t, ({
+		held = 0;
+		for (int i = m->id; i < tengs_n; i++)
+			held += tengs[i].user[0] > 0;
+		held == 4; }), 5000));
+	t_dispatch_for(t, 100);
+	n = t_tasks(pid, tids, 8);
+	CHECK_EQ(n, 4);
+	for (int i = 0; i < n; i++)
+		CHECK(t_stopped(tids[i]));
+
+	utrace_tracer_free(t);
+	CHECK_EQ(t_released_total, 4);
+	for (int i = 0; i < n; i++)
+		CHECK(t_wait_free(tids[i], 1000));
+	st = t_waitpid(pid, 5000);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 0);
+}
+
+TEST_T(free_with_spawn_still_held, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out, st;
+	pid_t pid = t_spawn(t, &out, "print_exit", "freed", "6", NULL);
+	struct teng *a = t_attach(t, pid, EV_LIFE, NULL);
+
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+	CHECK_EQ(a->released, 1);
+	CHECK_STR(t_read_all(out), "freed\n");
+	st = t_waitpid(pid, 3000);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 6);
+}
+
+TEST_T(free_with_spawn_held_no_engine, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out, st;
+	pid_t pid = t_spawn(t, &out, "print_exit", "bare", "9", NULL);
+
+	utrace_tracer_free(t);
+	CHECK_STR(t_read_all(out), "bare\n");
+	st = t_waitpid(pid, 3000);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 9);
+}
+
+static uint32_t entry_stop_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_SYSENTRY && ev->nr == SYS_getppid &&
+	    te->user[0]++ == 0)
+		return UTRACE_STOP | utrace_syscall_action(ev->action);
+	return dflt;
+}
+
+TEST_T(free_with_thread_held_at_syscall_entry, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out, st;
+	pid_t pid = t_spawn(t, &out, "syscalls", "ppid2", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(SYSCALL_ENTRY) |
+				  EV_LIFE, entry_stop_hook);
+	struct teng *b = t_attach(t, pid, UTRACE_EVENT(QUIESCE) | EV_LIFE,
+				  NULL);
+	char want[64];
+
+	CHECK(DISPATCH_UNTIL(t, a->user[0] == 1, 3000));
+	t_dispatch_for(t, 100);
+	CHECK(t_stopped(pid));
+	utrace_engine_put(a->e);
+	utrace_engine_put(b->e);
+	utrace_tracer_free(t);
+	CHECK_EQ(a->released, 1);
+	CHECK_EQ(b->released, 1);
+	CHECK(t_wait_free(pid, 1000) || t_gone(pid));
+	snprintf(want, sizeof(want), "%d\n%d\n", getpid(), getpid());
+	CHECK_STR(t_read_all(out), want);
+	st = t_waitpid(pid, 3000);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 0);
+}
+
+TEST_T(free_with_thread_stopped_by_control, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "spin", "700", NULL);
+	struct teng *a = t_attach(t, pid, EV_LIFE, NULL);
+	int st;
+
+	t_dispatch_for(t, 100);
+	CHECK_EQ(utrace_control(a->e, UTRACE_STOP), -EINPROGRESS);
+	CHECK(DISPATCH_UNTIL(t, t_stopped(pid), 3000));
+	t_dispatch_for(t, 100);
+	CHECK(t_stopped(pid));
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+	CHECK(t_wait_free(pid, 1000));
+	st = t_waitpid(pid, 5000);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 0);
+}
+
+TEST_T(free_with_seized_process, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = fork();
+	struct teng *a;
+	int st;
+
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		execl(test_prog("getppid_loop"), "getppid_loop", "200000",
+		      (char *)NULL);
+		_exit(126);
+	}
+	t_msleep(50);
+	a = t_attach(t, pid, UTRACE_EVENT(SYSCALL_EXIT) | EV_LIFE, NULL);
+	CHECK(DISPATCH_UNTIL(t, a->n[K_SYSEXIT] >= 10, 3000));
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+	CHECK(t_wait_free(pid, 1000) || t_gone(pid));
+	st = t_waitpid(pid, 8000);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 0);
+}
+
+int main(void)
+{
+	return test_main();
+}
