@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The utrace command: options and the engines it is made of.  Each engine
+ * (printer, counter, injector, timeline) is a separate struct
+ * utrace_engine_ops with its own per-thread data, attached to every traced
+ * thread on the public libutrace API.
+ */
+#ifndef UT_CLI_H
+#define UT_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <utrace.h>
+
+#include "decode.h"
+
+#define UTRACE_CLI_VERSION "0.1.0"
+
+enum sort_by { SORT_TIME, SORT_CALLS, SORT_ERRORS, SORT_NAME, SORT_NOTHING };
+
+/* -e status=: which outcomes the printer shows. */
+enum {
+	ST_SUCCESSFUL	= 1 << 0,
+	ST_FAILED	= 1 << 1,
+	ST_UNFINISHED	= 1 << 2,
+	ST_UNAVAILABLE	= 1 << 3,
+	ST_DETACHED	= 1 << 4,
+	ST_ALL		= 0x1f,
+};
+
+#define MAX_INJECT	16
+
+struct inject_rule {
+	bool set[NR_MAX];
+	long error;		/* errno to inject, 0: none */
+	bool has_retval;
+	long retval;
+	int signal;
+	long delay_enter_us;
+	long delay_exit_us;
+	unsigned first, last, step;	/* when=first[..last][+step] */
+};
+
+struct options {
+	bool follow;			/* -f */
+	bool follow_separately;		/* -ff */
+	const char *outfile;		/* -o */
+	bool trace_set[NR_MAX];		/* -e trace= */
+	bool trace_all;
+	bool signal_set[65];		/* -e signal= */
+	unsigned status_mask;		/* -e status= */
+	int strsize;			/* -s */
+	bool decode_fds;		/* -y */
+	bool syscall_times;		/* -T */
+	int timestamps;			/* -t count */
+	bool relative;			/* -r */
+	bool summary_only;		/* -c */
+	bool summary;			/* -C */
+	enum sort_by sort;		/* -S */
+	bool wall_clock;		/* -w */
+	int quiet;			/* -q count */
+	bool json;			/* --json */
+	const char *timeline;		/* --timeline */
+	struct inject_rule inject[MAX_INJECT];
+	int ninject;
+	pid_t attach[64];		/* -p */
+	int nattach;
+	char **argv;			/* command */
+};
+
+extern struct options opt;
+extern struct utrace_tracer *tracer;
+
+int parse_options(int argc, char **argv);
+void usage(FILE *f);
+
+/* Time since an arbitrary start, for -T, -r and the counter. */
+double now_mono(void);
+
+/* Thread bookkeeping shared by every engine's clone handling. */
+int attach_engines(pid_t tid, pid_t tgid);
+pid_t tgid_of(pid_t tid);
+/* Set by the injector so the printer can add " (INJECTED)". */
+void mark_injected(pid_t tid, bool on);
+bool was_injected(pid_t tid);
+
+/* Engines. */
+int printer_init(void);
+int printer_attach(pid_t tid);
+void printer_finish(void);
+void printer_detached(void);
+int counter_attach(pid_t tid);
+void counter_report(FILE *f);
+int inject_attach(pid_t tid);
+int inject_timeout_ms(void);
+void inject_run_timers(void);
+int timeline_init(const char *path);
+int timeline_attach(pid_t tid);
+void timeline_finish(void);
+
+/* The syscall set every syscall engine registers (from -e trace=). */
+const long *trace_nrs(size_t *n);
+/* Where the summary and messages go. */
+FILE *summary_file(void);
+
+#endif

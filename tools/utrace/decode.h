@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The argument decoder: given a syscall's number, arguments, return value
+ * and a way to read the tracee's memory, produce strace's text.  It knows
+ * nothing about engines; the printer and the JSON writer both drive it.
+ */
+#ifndef UT_DECODE_H
+#define UT_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#include "sbuf.h"
+
+struct xlat {
+	unsigned long long val;
+	const char *name;
+};
+#define XLAT(x)		{ (unsigned long long)(x), #x }
+#define XLAT_PAIR(v, s)	{ (unsigned long long)(v), s }
+#define XLAT_END	{ 0, NULL }
+
+typedef ssize_t (*mem_read_fn)(void *ctx, uint64_t addr, void *buf,
+			       size_t len);
+
+/* How the return value is shown. */
+enum rval_fmt {
+	RV_DEC,		/* signed decimal (default) */
+	RV_HEX,		/* 0x... (mmap, brk) */
+	RV_OCT,		/* 0... (umask) */
+	RV_FD,		/* a file descriptor: -y adds <path> */
+	RV_UDEC,	/* unsigned decimal */
+	RV_NONE,	/* "?" : syscall does not return (exit) */
+};
+
+#define DEC_MAX_ARGS	8
+
+struct dec_ctx {
+	pid_t tid;
+	long nr;
+	unsigned long a[6];
+	long ret;		/* valid when exiting */
+	bool exiting;
+	int strsize;		/* -s */
+	bool decode_fds;	/* -y */
+	mem_read_fn mem_read;
+	void *mem_ctx;
+	struct sbuf *out;
+	/* Offsets in out where each argument begins (for --json). */
+	size_t argpos[DEC_MAX_ARGS];
+	int nargs;
+	enum rval_fmt rval;
+	/* Extra text after the return value, like " (flags O_RDONLY)". */
+	char rval_extra[96];
+	/* Scratch kept from entry to exit. */
+	unsigned long long saved;
+};
+
+/*
+ * Decode at entry (c->exiting false) and again at exit.  Returns true at
+ * entry when the whole argument list was printed already.
+ */
+bool decode_syscall(struct dec_ctx *c);
+/* Start decoding: remembers the first argument's offset. */
+void dec_begin(struct dec_ctx *c);
+/* Print the return value part after " = " (value, errno name, message). */
+void decode_retval(struct dec_ctx *c, struct sbuf *b, bool injected);
+
+/* Helpers for the per-syscall decoders. */
+void dec_sep(struct dec_ctx *c);
+void dec_printf(struct dec_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void dec_puts(struct dec_ctx *c, const char *s);
+void dec_fd(struct dec_ctx *c, int fd);
+void dec_dirfd(struct dec_ctx *c, int fd);
+void dec_path(struct dec_ctx *c, unsigned long addr);
+void dec_cstr(struct dec_ctx *c, unsigned long addr);
+void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len);
+void dec_ptr(struct dec_ctx *c, unsigned long addr);
+void dec_flags(struct dec_ctx *c, const struct xlat *x,
+	       unsigned long long v, const char *dflt);
+void dec_xval(struct dec_ctx *c, const struct xlat *x,
+	      unsigned long long v, const char *dflt);
+bool dec_read(struct dec_ctx *c, unsigned long addr, void *buf, size_t len);
+void dec_sigset(struct dec_ctx *c, unsigned long addr, unsigned long size);
+void dec_sigmask_val(struct sbuf *b, const uint64_t *mask, int nwords);
+void dec_mode(struct dec_ctx *c, unsigned mode);
+void dec_quoted(struct sbuf *b, const unsigned char *s, size_t n,
+		bool stop_at_nul);
+const char *signame(int sig);
+const char *xlat_name(const struct xlat *x, unsigned long long v);
+void format_siginfo(struct sbuf *b, const siginfo_t *si);
+void fd_path(pid_t pid, int fd, char *buf, size_t size);
+
+/* Syscall names and classes (names from libseccomp). */
+#define NR_MAX		1024
+const char *sys_name(long nr);
+long sys_number(const char *name);
+/* Fill set[NR_MAX] for a trace class like "file"; false if unknown. */
+bool sys_class(const char *cls, bool *set);
+
+extern const struct xlat xlat_signals[];
+extern const struct xlat xlat_open_flags[];
+
+#endif

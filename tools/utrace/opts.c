@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Command-line parsing, with strace's option letters and meanings. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct options opt;
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
+						      noreturn));
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("utrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'utrace -h' for more information.\n", stderr);
+	exit(1);
+}
+
+void usage(FILE *f)
+{
+	fputs(
+"Usage: utrace [-fCcqrTtwyZz] [-e EXPR]... [-o FILE] [-p PID]... [-s STRSIZE]\n"
+"              [-S SORTBY] [--inject=SET:...] [--json] [--timeline FILE]\n"
+"              { -p PID | [--] PROG [ARGS] }\n"
+"\n"
+"Trace the system calls and signals of PROG, or of the running process PID,\n"
+"with libutrace engines: a printer, a counter (-c), an injector (--inject)\n"
+"and a timeline writer (--timeline), several at once on the same threads.\n"
+"\n"
+"Tracing:\n"
+"  -f, --follow-forks      follow threads and child processes\n"
+"  -ff, --output-separately\n"
+"                          with -o FILE, write each thread to FILE.TID\n"
+"  -p PID[,PID...], --attach=PID\n"
+"                          attach to every thread of PID (repeatable);\n"
+"                          Ctrl-C detaches and leaves it running\n"
+"Filtering:\n"
+"  -e trace=SET, --trace=SET\n"
+"                          syscalls to trace: names, /REGEX, ?NAME (no error\n"
+"                          if unknown), classes %file %process %network\n"
+"                          %signal %memory %desc %creds %ipc %clock %pure\n"
+"                          %stat %lstat %fstat %%stat %statfs %fstatfs\n"
+"                          %%statfs, all, none; a leading ! negates\n"
+"  -e signal=SET, --signal=SET\n"
+"                          signals to print (names or numbers, !, all, none)\n"
+"  -e status=SET, --status=SET\n"
+"                          print only syscalls that ended so: successful,\n"
+"                          failed, unfinished, unavailable, detached\n"
+"  -Z, --failed-only       same as -e status=failed\n"
+"  -z, --successful-only   same as -e status=successful\n"
+"Output:\n"
+"  -o FILE, --output=FILE  write the trace to FILE instead of stderr\n"
+"  -s N, --string-limit=N  print at most N bytes of strings (default 32)\n"
+"  -y, --decode-fds        print the paths of file descriptors\n"
+"  -T, --syscall-times     print the time spent in each syscall\n"
+"  -t, --timestamps        prefix lines with the time of day; -tt adds\n"
+"                          microseconds, -ttt prints seconds since the epoch\n"
+"  -r, --relative-timestamps\n"
+"                          prefix lines with the time since the previous one\n"
+"  -q, --quiet             suppress attach/detach messages; -qq also\n"
+"                          suppresses the exit status lines\n"
+"  --json                  one JSON object per event instead of text\n"
+"  --timeline=FILE         also write a Chrome trace-event JSON file (open it\n"
+"                          in Perfetto or chrome://tracing)\n"
+"Statistics:\n"
+"  -c, --summary-only      count time, calls and errors; print only the table\n"
+"  -C, --summary           print the trace and the table\n"
+"  -S SORTBY, --summary-sort-by=SORTBY\n"
+"                          sort the table by time, calls, errors, name or\n"
+"                          nothing (default time)\n"
+"  -w, --summary-wall-clock\n"
+"                          count wall-clock time instead of system time\n"
+"Tampering:\n"
+"  --inject=SET:error=ERRNO|retval=N[:signal=SIG][:delay_enter=US]\n"
+"           [:delay_exit=US][:when=FIRST[..LAST][+STEP]]\n"
+"                          make the syscalls in SET fail with ERRNO or return\n"
+"                          N without running, deliver SIG after them, or\n"
+"                          hold the thread for US microseconds at entry/exit\n"
+"                          (also -e inject=...)\n"
+"Miscellaneous:\n"
+"  -V, --version           print the version and exit\n"
+"  -h, --help              print this help and exit\n"
+"\n"
+"The exit status is the traced program's (a program killed by a signal\n"
+"makes utrace kill itself with the same signal).\n", f);
+}
+
+static long errno_number(const char *s)
+{
+	char *end;
+	long v;
+	int i;
+
+	v = strtol(s, &end, 10);
+	if (*s && !*end)
+		return v;
+	for (i = 1; i < 4096; i++) {
+		const char *n = strerrorname_np(i);
+
+		if (n && !strcmp(n, s))
+			return i;
+	}
+	return -1;
+}
+
+static int signal_number(const char *s)
+{
+	char buf[32];
+	char *end;
+	long v;
+	int i;
+
+	v = strtol(s, &end, 10);
+	if (*s && !*end)
+		return v > 0 && v <= 64 ? (int)v : -1;
+	if (strncasecmp(s, "SIG", 3))
+		snprintf(buf, sizeof(buf), "SIG%s", s);
+	else
+		snprintf(buf, sizeof(buf), "%s", s);
+	for (i = 0; buf[i]; i++)
+		buf[i] = (char)toupper((unsigned char)buf[i]);
+	for (i = 1; i <= 64; i++)
+		if (!strcmp(signame(i), buf))
+			return i;
+	if (!strcmp(buf, "SIGRTMAX"))
+		return 64;
+	return -1;
+}
+
+/* Parse a syscall set into set[NR_MAX]; returns false with a message. */
+static void parse_syscall_set(const char *val, bool *set, const char *what)
+{
+	char *copy = strdup(val), *tok, *save = NULL;
+	bool neg = false, tmp[NR_MAX];
+	const char *s = copy;
+	long nr;
+	int i;
+
+	memset(tmp, 0, sizeof(tmp));
+	if (*s == '!') {
+		neg = true;
+		s++;
+	}
+	for (tok = strtok_r((char *)s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		bool optional = false;
+
+		if (*tok == '?') {
+			optional = true;
+			tok++;
+		}
+		if (!strcmp(tok, "all")) {
+			for (i = 0; i < NR_MAX; i++)
+				tmp[i] = sys_name(i) != NULL;
+		} else if (!strcmp(tok, "none")) {
+			continue;
+		} else if (*tok == '/') {
+			regex_t re;
+			bool any = false;
+
+			if (regcomp(&re, tok + 1, REG_EXTENDED | REG_NOSUB))
+				die("invalid regular expression '%s' in %s",
+				    tok + 1, what);
+			for (i = 0; i < NR_MAX; i++) {
+				const char *n = sys_name(i);
+
+				if (n && !regexec(&re, n, 0, NULL, 0)) {
+					tmp[i] = true;
+					any = true;
+				}
+			}
+			regfree(&re);
+			if (!any && !optional)
+				die("no system call matches '%s' in %s",
+				    tok + 1, what);
+		} else if (*tok == '%' || sys_number(tok) < 0) {
+			const char *cls = *tok == '%' ? tok + 1 : tok;
+
+			if (!sys_class(cls, tmp) && !optional)
+				die("invalid system call '%s' in %s", tok,
+				    what);
+		} else {
+			nr = sys_number(tok);
+			tmp[nr] = true;
+		}
+	}
+	for (i = 0; i < NR_MAX; i++)
+		if (neg ? !tmp[i] && sys_name(i) : tmp[i])
+			set[i] = true;
+	free(copy);
+}
+
+static void parse_signal_set(const char *val)
+{
+	char *copy = strdup(val), *tok, *save = NULL;
+	bool neg = false, tmp[65];
+	char *s = copy;
+	int i;
+
+	memset(tmp, 0, sizeof(tmp));
+	if (*s == '!') {
+		neg = true;
+		s++;
+	}
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int sig;
+
+		if (!strcmp(tok, "all")) {
+			for (i = 1; i <= 64; i++)
+				tmp[i] = true;
+			continue;
+		}
+		if (!strcmp(tok, "none"))
+			continue;
+		sig = signal_number(tok);
+		if (sig < 0)
+			die("invalid signal '%s'", tok);
+		tmp[sig] = true;
+	}
+	for (i = 1; i <= 64; i++)
+		opt.signal_set[i] = neg ? !tmp[i] : tmp[i];
+	free(copy);
+}
+
+static void parse_status_set(const char *val)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {
+		{ "successful", ST_SUCCESSFUL }, { "failed", ST_FAILED },
+		{ "unfinished", ST_UNFINISHED },
+		{ "unavailable", ST_UNAVAILABLE },
+		{ "detached", ST_DETACHED }, { "all", ST_ALL }, { "none", 0 },
+	};
+	char *copy = strdup(val), *tok, *save = NULL;
+	char *s = copy;
+	unsigned mask = 0;
+	bool neg = false;
+
+	if (*s == '!') {
+		neg = true;
+		s++;
+	}
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			die("invalid status '%s'", tok);
+		mask |= names[i].bit;
+	}
+	opt.status_mask = neg ? ST_ALL & ~mask : mask;
+	free(copy);
+}
+
+static long parse_num(const char *s, const char *what, long min)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < min)
+		die("invalid %s '%s'", what, s);
+	return v;
+}
+
+static void parse_when(struct inject_rule *r, const char *s)
+{
+	char *end;
+
+	r->first = (unsigned)strtoul(s, &end, 10);
+	if (end == s || r->first < 1)
+		die("invalid when= '%s'", s);
+	r->last = r->first;
+	r->step = 0;
+	if (!strncmp(end, "..", 2)) {
+		s = end + 2;
+		r->last = (unsigned)strtoul(s, &end, 10);
+		if (end == s || r->last < r->first)
+			die("invalid when= range");
+		r->step = 1;
+	}
+	if (*end == '+') {
+		if (r->last == r->first)
+			r->last = ~0U;
+		s = end + 1;
+		r->step = 1;
+		if (*s) {
+			r->step = (unsigned)strtoul(s, &end, 10);
+			if (end == s || r->step < 1)
+				die("invalid when= step '%s'", s);
+		}
+	}
+	if (*end)
+		die("invalid when= '%s'", s);
+}
+
+static void parse_inject(const char *val)
+{
+	char *copy = strdup(val), *colon, *tok, *save = NULL;
+	struct inject_rule *r;
+	bool action = false;
+
+	if (opt.ninject >= MAX_INJECT)
+		die("too many --inject rules (at most %d)", MAX_INJECT);
+	r = &opt.inject[opt.ninject++];
+	memset(r, 0, sizeof(*r));
+	r->first = 1;
+	r->last = ~0U;
+	r->step = 1;
+	colon = strchr(copy, ':');
+	if (!colon)
+		die("--inject=%s: missing ':' and an action", val);
+	*colon = '\0';
+	parse_syscall_set(copy, r->set, "--inject");
+	for (tok = strtok_r(colon + 1, ":", &save); tok;
+	     tok = strtok_r(NULL, ":", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			die("--inject: invalid action '%s'", tok);
+		*eq++ = '\0';
+		if (!strcmp(tok, "error")) {
+			r->error = errno_number(eq);
+			if (r->error < 1 || r->error > 4095)
+				die("--inject: invalid error '%s'", eq);
+			action = true;
+		} else if (!strcmp(tok, "retval")) {
+			r->retval = parse_num(eq, "retval", 0);
+			r->has_retval = true;
+			action = true;
+		} else if (!strcmp(tok, "signal")) {
+			r->signal = signal_number(eq);
+			if (r->signal < 1)
+				die("--inject: invalid signal '%s'", eq);
+			action = true;
+		} else if (!strcmp(tok, "delay_enter")) {
+			r->delay_enter_us = parse_num(eq, "delay_enter", 0);
+			action = true;
+		} else if (!strcmp(tok, "delay_exit")) {
+			r->delay_exit_us = parse_num(eq, "delay_exit", 0);
+			action = true;
+		} else if (!strcmp(tok, "when")) {
+			parse_when(r, eq);
+		} else {
+			die("--inject: unknown action '%s'", tok);
+		}
+	}
+	if (r->error && r->has_retval)
+		die("--inject: error= and retval= are mutually exclusive");
+	if (!action)
+		die("--inject=%s: no action (error=, retval=, signal=, "
+		    "delay_enter=, delay_exit=)", val);
+	free(copy);
+}
+
+static void parse_expr(const char *e)
+{
+	const char *eq = strchr(e, '=');
+	size_t n = eq ? (size_t)(eq - e) : 0;
+	const char *v = eq ? eq + 1 : e;
+
+	if (!eq || (n == 5 && !strncmp(e, "trace", 5)) ||
+	    (n == 1 && *e == 't')) {
+		parse_syscall_set(v, opt.trace_set, "-e trace");
+		opt.trace_all = false;
+	} else if ((n == 6 && !strncmp(e, "signal", 6)) ||
+		   (n == 7 && !strncmp(e, "signals", 7)) ||
+		   (n == 1 && *e == 's')) {
+		parse_signal_set(v);
+	} else if (n == 6 && !strncmp(e, "status", 6)) {
+		parse_status_set(v);
+	} else if (n == 6 && !strncmp(e, "inject", 6)) {
+		parse_inject(v);
+	} else {
+		die("-e %.*s: not supported by utrace (supported: trace, "
+		    "signal, status, inject)", (int)n, e);
+	}
+}
+
+static void parse_pids(const char *s)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		long pid = parse_num(tok, "process id", 1);
+
+		if (opt.nattach >= (int)(sizeof(opt.attach) /
+					 sizeof(opt.attach[0])))
+			die("too many -p processes");
+		opt.attach[opt.nattach++] = (pid_t)pid;
+	}
+	free(copy);
+}
+
+static enum sort_by parse_sort(const char *s)
+{
+	if (!strcmp(s, "time") || !strcmp(s, "time_total") ||
+	    !strcmp(s, "total_time"))
+		return SORT_TIME;
+	if (!strcmp(s, "calls") || !strcmp(s, "count"))
+		return SORT_CALLS;
+	if (!strcmp(s, "errors") || !strcmp(s, "error"))
+		return SORT_ERRORS;
+	if (!strcmp(s, "name") || !strcmp(s, "syscall") ||
+	    !strcmp(s, "syscall_name"))
+		return SORT_NAME;
+	if (!strcmp(s, "nothing") || !strcmp(s, "none"))
+		return SORT_NOTHING;
+	die("invalid sortby: '%s'", s);
+}
+
+enum {
+	OPT_JSON = 256, OPT_TIMELINE, OPT_INJECT, OPT_TRACE, OPT_SIGNAL,
+	OPT_STATUS, OPT_FF,
+};
+
+int parse_options(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "follow-forks", no_argument, NULL, 'f' },
+		{ "output-separately", no_argument, NULL, OPT_FF },
+		{ "output", required_argument, NULL, 'o' },
+		{ "trace", required_argument, NULL, OPT_TRACE },
+		{ "signal", required_argument, NULL, OPT_SIGNAL },
+		{ "status", required_argument, NULL, OPT_STATUS },
+		{ "inject", required_argument, NULL, OPT_INJECT },
+		{ "string-limit", required_argument, NULL, 's' },
+		{ "decode-fds", no_argument, NULL, 'y' },
+		{ "syscall-times", no_argument, NULL, 'T' },
+		{ "timestamps", no_argument, NULL, 't' },
+		{ "relative-timestamps", no_argument, NULL, 'r' },
+		{ "summary-only", no_argument, NULL, 'c' },
+		{ "summary", no_argument, NULL, 'C' },
+		{ "summary-sort-by", required_argument, NULL, 'S' },
+		{ "summary-wall-clock", no_argument, NULL, 'w' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "failed-only", no_argument, NULL, 'Z' },
+		{ "successful-only", no_argument, NULL, 'z' },
+		{ "attach", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "timeline", required_argument, NULL, OPT_TIMELINE },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, follow = 0, i;
+
+	opt.strsize = 32;
+	opt.trace_all = true;
+	opt.status_mask = ST_ALL;
+	for (i = 1; i <= 64; i++)
+		opt.signal_set[i] = true;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:fo:e:s:yTtrcCS:wqZzp:Vh",
+				longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': follow++; break;
+		case OPT_FF: follow = 2; break;
+		case 'o': opt.outfile = optarg; break;
+		case 'e': parse_expr(optarg); break;
+		case OPT_TRACE:
+			parse_syscall_set(optarg, opt.trace_set, "--trace");
+			opt.trace_all = false;
+			break;
+		case OPT_SIGNAL: parse_signal_set(optarg); break;
+		case OPT_STATUS: parse_status_set(optarg); break;
+		case OPT_INJECT: parse_inject(optarg); break;
+		case 's':
+			opt.strsize = (int)parse_num(optarg, "string limit", 0);
+			break;
+		case 'y': opt.decode_fds = true; break;
+		case 'T': opt.syscall_times = true; break;
+		case 't': opt.timestamps++; break;
+		case 'r': opt.relative = true; break;
+		case 'c': opt.summary_only = true; break;
+		case 'C': opt.summary = true; break;
+		case 'S': opt.sort = parse_sort(optarg); break;
+		case 'w': opt.wall_clock = true; break;
+		case 'q': opt.quiet++; break;
+		case 'Z': opt.status_mask = ST_FAILED; break;
+		case 'z': opt.status_mask = ST_SUCCESSFUL; break;
+		case 'p': parse_pids(optarg); break;
+		case OPT_JSON: opt.json = true; break;
+		case OPT_TIMELINE: opt.timeline = optarg; break;
+		case 'V':
+			printf("utrace -- version %s (libutrace API %d)\n",
+			       UTRACE_CLI_VERSION, UTRACE_API_VERSION);
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case ':':
+			die("option requires an argument -- '%c'", optopt);
+		default:
+			if (optopt)
+				die("invalid option -- '%c'", optopt);
+			die("unrecognized option '%s'", argv[optind - 1]);
+		}
+	}
+	opt.follow = follow >= 1;
+	opt.follow_separately = follow >= 2 && opt.outfile;
+	if (opt.summary_only && opt.summary)
+		die("-c/--summary-only and -C/--summary are mutually exclusive");
+	if (opt.json && opt.summary_only)
+		die("--json and -c/--summary-only are mutually exclusive");
+	if (opt.timestamps > 3)
+		opt.timestamps = 3;
+	if (optind < argc)
+		opt.argv = argv + optind;
+	if (!opt.argv && !opt.nattach)
+		die("must have PROG [ARGS] or -p PID");
+	return 0;
+}

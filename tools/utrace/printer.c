@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The printer engine: strace's text (or --json) for every syscall, signal
+ * and exit of the threads it is attached to.  It keeps one line "open" per
+ * output file; when another thread needs the file first, the open line is
+ * closed with " <unfinished ...>" and later continued as "<... resumed>".
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct outf {
+	FILE *f;
+	struct pthr *open;	/* thread whose line is not finished */
+};
+
+struct pthr {
+	pid_t tid;
+	struct utrace_engine *e;
+	struct outf *out;
+	struct sbuf line;	/* "name(args" of the current syscall */
+	size_t entry_len;	/* part of line printed at entry */
+	size_t col;		/* column of the open line */
+	bool in_syscall;
+	bool done;		/* decoder finished at entry */
+	bool staged;		/* held back until exit (-e status=) */
+	bool unfinished;	/* line was cut by another thread */
+	struct dec_ctx dc;
+	struct sbuf prefix;	/* leader printed at entry (staged lines) */
+	double t_entry;
+	struct timeval tv_entry;
+	int stop_sig;
+};
+
+static struct outf main_out;
+static struct timeval last_tv;
+static int live;
+
+static ssize_t mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	return utrace_mem_read(ctx, addr, buf, len);
+}
+
+int printer_init(void)
+{
+	static char buf[1 << 16];
+
+	if (opt.outfile && !opt.follow_separately) {
+		main_out.f = fopen(opt.outfile, "w");
+		if (!main_out.f) {
+			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
+				opt.outfile, strerror(errno));
+			return -errno;
+		}
+	} else {
+		main_out.f = stderr;
+	}
+	setvbuf(main_out.f, buf, _IOFBF, sizeof(buf));
+	return 0;
+}
+
+FILE *summary_file(void)
+{
+	if (!main_out.f)
+		printer_init();
+	return main_out.f;
+}
+
+void printer_finish(void)
+{
+	fflush(main_out.f);
+}
+
+static bool staged_mode(void)
+{
+	return opt.status_mask != ST_ALL;
+}
+
+/* Thread-id prefix and timestamps, as strace's printleader. */
+static void leader(struct pthr *t, struct sbuf *b, const struct timeval *tv)
+{
+	if (opt.outfile && !opt.follow_separately &&
+	    (opt.follow || opt.nattach > 1))
+		sb_printf(b, "%-5d ", t->tid);
+	else if (live > 1 && !opt.outfile)
+		sb_printf(b, "[pid %5d] ", t->tid);
+	if (opt.timestamps) {
+		if (opt.timestamps >= 3) {
+			sb_printf(b, "%ld.%06ld ", (long)tv->tv_sec,
+				  (long)tv->tv_usec);
+		} else {
+			struct tm tm;
+			char s[32];
+
+			localtime_r(&tv->tv_sec, &tm);
+			strftime(s, sizeof(s), "%T", &tm);
+			if (opt.timestamps == 2)
+				sb_printf(b, "%s.%06ld ", s, (long)tv->tv_usec);
+			else
+				sb_printf(b, "%s ", s);
+		}
+	}
+	if (opt.relative) {
+		struct timeval d;
+
+		if (!last_tv.tv_sec && !last_tv.tv_usec)
+			last_tv = *tv;
+		timersub(tv, &last_tv, &d);
+		sb_printf(b, "%6ld.%06ld ", (long)d.tv_sec, (long)d.tv_usec);
+		last_tv = *tv;
+	}
+}
+
+static void out_write(struct outf *o, const char *s, size_t n)
+{
+	fwrite(s, 1, n, o->f);
+}
+
+/* Close another thread's open line before writing ours. */
+static void take_line(struct outf *o, struct pthr *t)
+{
+	struct pthr *p = o->open;
+
+	if (!p || p == t)
+		return;
+	fputs(" <unfinished ...>\n", o->f);
+	p->unfinished = true;
+	o->open = NULL;
+}
+
+static void pad_equals(struct outf *o, size_t col)
+{
+	if (col < 40)
+		fprintf(o->f, "%*s", (int)(40 - col), "");
+	else
+		fputc(' ', o->f);
+	fputs("= ", o->f);
+}
+
+static void json_begin(struct sbuf *b, struct pthr *t, const char *type)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	sb_printf(b, "{\"type\":\"%s\",\"pid\":%d,\"tid\":%d,"
+		  "\"time\":%ld.%06ld", type, tgid_of(t->tid), t->tid,
+		  (long)tv.tv_sec, (long)tv.tv_usec);
+}
+
+static void json_emit(struct pthr *t, struct sbuf *b)
+{
+	sb_puts(b, "}\n");
+	out_write(t->out, b->p, b->len);
+	sb_free(b);
+}
+
+static uint32_t keep(uint32_t action)
+{
+	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+}
+
+static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
+{
+	struct pthr *t = utrace_engine_data(e);
+	struct utrace_syscall sc;
+	const char *name;
+	struct sbuf lead = { 0 };
+
+	if (action & UTRACE_SYSCALL_RESUMED)
+		return keep(action);
+	if (utrace_syscall_get(e, &sc) < 0)
+		return keep(action);
+	name = sys_name(sc.nr);
+	sb_reset(&t->line);
+	memset(&t->dc, 0, sizeof(t->dc));
+	t->dc.tid = t->tid;
+	t->dc.nr = sc.nr;
+	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
+	t->dc.strsize = opt.strsize;
+	t->dc.decode_fds = opt.decode_fds;
+	t->dc.mem_read = mem_read;
+	t->dc.mem_ctx = e;
+	t->dc.out = &t->line;
+	t->dc.saved = sc.sp;
+	if (name)
+		sb_printf(&t->line, "%s(", name);
+	else
+		sb_printf(&t->line, "syscall_%#lx(", (unsigned long)sc.nr);
+	dec_begin(&t->dc);
+	t->done = decode_syscall(&t->dc);
+	t->entry_len = t->line.len;
+	t->in_syscall = true;
+	t->unfinished = false;
+	t->t_entry = now_mono();
+	gettimeofday(&t->tv_entry, NULL);
+	t->staged = staged_mode() || opt.json;
+	if (t->staged) {
+		sb_reset(&t->prefix);
+		leader(t, &t->prefix, &t->tv_entry);
+		return keep(action);
+	}
+	take_line(t->out, t);
+	leader(t, &lead, &t->tv_entry);
+	out_write(t->out, lead.p, lead.len);
+	out_write(t->out, t->line.p, t->line.len);
+	t->col = lead.len + t->line.len;
+	t->out->open = t;
+	sb_free(&lead);
+	return keep(action);
+}
+
+static void json_syscall(struct pthr *t, bool finished, double dur)
+{
+	struct sbuf b = { 0 };
+	const char *name = sys_name(t->dc.nr);
+	struct sbuf rv = { 0 };
+	int i;
+
+	json_begin(&b, t, "syscall");
+	sb_puts(&b, ",\"syscall\":");
+	if (name)
+		sb_json_str(&b, name, strlen(name));
+	else
+		sb_printf(&b, "\"syscall_%#lx\"", (unsigned long)t->dc.nr);
+	sb_puts(&b, ",\"args\":[");
+	for (i = 0; i < t->dc.nargs; i++) {
+		size_t s = t->dc.argpos[i];
+		size_t end = i + 1 < t->dc.nargs ? t->dc.argpos[i + 1] - 2 :
+			     t->line.len;
+
+		if (s > t->line.len || end < s)
+			break;
+		if (i == 0 && end == s)
+			break;
+		sb_puts(&b, i ? "," : "");
+		sb_json_str(&b, t->line.p + s, end - s);
+	}
+	sb_puts(&b, "],\"raw_args\":[");
+	for (i = 0; i < 6; i++)
+		sb_printf(&b, "%s%lu", i ? "," : "", t->dc.a[i]);
+	sb_puts(&b, "]");
+	if (finished) {
+		long r = t->dc.ret;
+
+		sb_printf(&b, ",\"retval\":%ld", r);
+		if (r < 0 && r >= -4095) {
+			const char *en = strerrorname_np((int)-r);
+
+			sb_printf(&b, ",\"errno\":\"%s\"", en ? en : "E???");
+		} else {
+			sb_puts(&b, ",\"errno\":null");
+		}
+		decode_retval(&t->dc, &rv, was_injected(t->tid));
+		sb_puts(&b, ",\"result\":");
+		sb_json_str(&b, rv.p, rv.len);
+		sb_free(&rv);
+		sb_printf(&b, ",\"duration\":%.6f", dur);
+	} else {
+		sb_puts(&b, ",\"retval\":null,\"errno\":null,\"duration\":null");
+	}
+	json_emit(t, &b);
+}
+
+static bool status_wanted(struct pthr *t)
+{
+	long r = t->dc.ret;
+
+	if (r < 0 && r >= -4095)
+		return opt.status_mask & ST_FAILED;
+	return opt.status_mask & ST_SUCCESSFUL;
+}
+
+static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
+{
+	struct pthr *t = utrace_engine_data(e);
+	struct utrace_syscall sc;
+	struct sbuf tail = { 0 };
+	struct outf *o = t->out;
+	double dur;
+
+	if (utrace_syscall_get(e, &sc) < 0)
+		return keep(action);
+	if (!t->in_syscall) {
+		/* Attached in the middle of a syscall: no entry was seen. */
+		const char *name = sys_name(sc.nr);
+
+		sb_reset(&t->line);
+		memset(&t->dc, 0, sizeof(t->dc));
+		t->dc.tid = t->tid;
+		t->dc.nr = sc.nr;
+		t->dc.out = &t->line;
+		t->entry_len = 0;
+		t->done = true;
+		t->unfinished = true;
+		t->staged = staged_mode() || opt.json;
+		sb_reset(&t->prefix);
+		gettimeofday(&t->tv_entry, NULL);
+		t->t_entry = now_mono();
+		leader(t, &t->prefix, &t->tv_entry);
+		sb_printf(&t->prefix, "<... %s resumed>",
+			  name ? name : "syscall");
+		dec_begin(&t->dc);
+	}
+	t->in_syscall = false;
+	t->dc.ret = sc.ret;
+	t->dc.exiting = true;
+	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
+	if (!t->done)
+		decode_syscall(&t->dc);
+	dur = now_mono() - t->t_entry;
+	if (opt.json) {
+		if (status_wanted(t))
+			json_syscall(t, true, dur);
+		mark_injected(t->tid, false);
+		return keep(action);
+	}
+	if (t->staged) {
+		if (!status_wanted(t)) {
+			mark_injected(t->tid, false);
+			return keep(action);
+		}
+		take_line(o, t);
+		out_write(o, t->prefix.p, t->prefix.len);
+		t->col = t->prefix.len;
+		if (!t->unfinished || t->entry_len)
+			t->entry_len = 0;
+		t->unfinished = false;
+	} else if (o->open != t) {
+		struct sbuf lead = { 0 };
+		const char *name = sys_name(t->dc.nr);
+
+		take_line(o, t);
+		leader(t, &lead, &t->tv_entry);
+		gettimeofday(&t->tv_entry, NULL);
+		sb_printf(&lead, "<... %s resumed>", name ? name : "syscall");
+		out_write(o, lead.p, lead.len);
+		t->col = lead.len;
+		sb_free(&lead);
+	}
+	sb_putn(&tail, t->line.p + t->entry_len, t->line.len - t->entry_len);
+	sb_putc(&tail, ')');
+	out_write(o, tail.p, tail.len);
+	t->col += tail.len;
+	pad_equals(o, t->col);
+	sb_reset(&tail);
+	decode_retval(&t->dc, &tail, was_injected(t->tid));
+	if (opt.syscall_times)
+		sb_printf(&tail, " <%.6f>", dur);
+	sb_putc(&tail, '\n');
+	out_write(o, tail.p, tail.len);
+	sb_free(&tail);
+	o->open = NULL;
+	mark_injected(t->tid, false);
+	return keep(action);
+}
+
+/* A syscall that never returns (exit_group, a thread killed in it). */
+static void finish_unreturned(struct pthr *t)
+{
+	struct outf *o = t->out;
+
+	if (!t->in_syscall)
+		return;
+	t->in_syscall = false;
+	if (opt.json) {
+		json_syscall(t, false, 0);
+		return;
+	}
+	if (t->staged) {
+		if (!(opt.status_mask & ST_UNFINISHED))
+			return;
+		take_line(o, t);
+		out_write(o, t->prefix.p, t->prefix.len);
+		out_write(o, t->line.p, t->line.len);
+		t->col = t->prefix.len + t->line.len;
+	} else if (o->open != t) {
+		struct sbuf lead = { 0 };
+		const char *name = sys_name(t->dc.nr);
+		struct timeval tv;
+
+		take_line(o, t);
+		gettimeofday(&tv, NULL);
+		leader(t, &lead, &tv);
+		sb_printf(&lead, "<... %s resumed>", name ? name : "syscall");
+		out_write(o, lead.p, lead.len);
+		t->col = lead.len;
+		sb_free(&lead);
+	}
+	fputc(')', o->f);
+	t->col++;
+	pad_equals(o, t->col);
+	fputs("?\n", o->f);
+	o->open = NULL;
+}
+
+static void event_line(struct pthr *t, const char *text)
+{
+	struct sbuf lead = { 0 };
+	struct timeval tv;
+
+	take_line(t->out, t);
+	gettimeofday(&tv, NULL);
+	leader(t, &lead, &tv);
+	sb_puts(&lead, text);
+	sb_putc(&lead, '\n');
+	out_write(t->out, lead.p, lead.len);
+	sb_free(&lead);
+}
+
+static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
+			 siginfo_t *info)
+{
+	struct pthr *t = utrace_engine_data(e);
+	enum utrace_signal_action sa = utrace_signal_action(action);
+	struct sbuf b = { 0 };
+
+	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER || !info)
+		return keep(action);
+	if (info->si_signo < 1 || info->si_signo > 64 ||
+	    !opt.signal_set[info->si_signo])
+		return keep(action);
+	if (sa == UTRACE_SIGNAL_STOP || sa == UTRACE_SIGNAL_TSTP)
+		t->stop_sig = info->si_signo;
+	if (opt.json) {
+		json_begin(&b, t, "signal");
+		sb_printf(&b, ",\"signal\":\"%s\",\"siginfo\":",
+			  signame(info->si_signo));
+		{
+			struct sbuf si = { 0 };
+
+			format_siginfo(&si, info);
+			sb_json_str(&b, si.p, si.len);
+			sb_free(&si);
+		}
+		json_emit(t, &b);
+		return keep(action);
+	}
+	sb_printf(&b, "--- %s ", signame(info->si_signo));
+	format_siginfo(&b, info);
+	sb_puts(&b, " ---");
+	event_line(t, b.p);
+	sb_free(&b);
+	return keep(action);
+}
+
+static uint32_t p_jctl(uint32_t action, struct utrace_engine *e, int type,
+		       int notify)
+{
+	struct pthr *t = utrace_engine_data(e);
+	char buf[64];
+
+	if (type != CLD_STOPPED)
+		return keep(action);
+	if (opt.json) {
+		struct sbuf b = { 0 };
+
+		json_begin(&b, t, "stopped");
+		sb_printf(&b, ",\"signal\":\"%s\"",
+			  t->stop_sig ? signame(t->stop_sig) : "SIGSTOP");
+		json_emit(t, &b);
+		return keep(action);
+	}
+	snprintf(buf, sizeof(buf), "--- stopped by %s ---",
+		 t->stop_sig ? signame(t->stop_sig) : "SIGSTOP");
+	event_line(t, buf);
+	return keep(action);
+}
+
+static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
+{
+	struct pthr *t = utrace_engine_data(e);
+	char buf[96];
+
+	finish_unreturned(t);
+	if (opt.quiet >= 2)
+		return UTRACE_RESUME;
+	if (opt.json) {
+		struct sbuf b = { 0 };
+
+		if (WIFSIGNALED(status)) {
+			json_begin(&b, t, "killed");
+			sb_printf(&b, ",\"signal\":\"%s\",\"core\":%s",
+				  signame(WTERMSIG(status)),
+				  WCOREDUMP(status) ? "true" : "false");
+		} else {
+			json_begin(&b, t, "exited");
+			sb_printf(&b, ",\"status\":%d", WEXITSTATUS(status));
+		}
+		json_emit(t, &b);
+		return UTRACE_RESUME;
+	}
+	if (WIFSIGNALED(status))
+		snprintf(buf, sizeof(buf), "+++ killed by %s%s +++",
+			 signame(WTERMSIG(status)),
+			 WCOREDUMP(status) ? " (core dumped)" : "");
+	else
+		snprintf(buf, sizeof(buf), "+++ exited with %d +++",
+			 WEXITSTATUS(status));
+	event_line(t, buf);
+	return UTRACE_RESUME;
+}
+
+static void p_reap(struct utrace_engine *e)
+{
+	struct pthr *t = utrace_engine_data(e);
+
+	if (t->out->open == t)
+		t->out->open = NULL;
+	live--;
+}
+
+static void p_release(void *data)
+{
+	struct pthr *t = data;
+
+	if (t->out->open == t) {
+		fputs(" <detached ...>\n", t->out->f);
+		t->out->open = NULL;
+	}
+	if (t->out != &main_out) {
+		fclose(t->out->f);
+		free(t->out);
+	}
+	sb_free(&t->line);
+	sb_free(&t->prefix);
+	free(t);
+}
+
+static const struct utrace_engine_ops printer_ops = {
+	.report_syscall_entry = p_entry,
+	.report_syscall_exit = p_exit,
+	.report_signal = p_signal,
+	.report_jctl = p_jctl,
+	.report_death = p_death,
+	.report_reap = p_reap,
+	.release = p_release,
+};
+
+int printer_attach(pid_t tid)
+{
+	struct utrace_engine *e;
+	struct pthr *t = calloc(1, sizeof(*t));
+	size_t n;
+	const long *nrs = trace_nrs(&n);
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	t->tid = tid;
+	t->out = &main_out;
+	if (opt.follow_separately) {
+		char path[4096];
+
+		t->out = calloc(1, sizeof(*t->out));
+		snprintf(path, sizeof(path), "%s.%d", opt.outfile, tid);
+		if (!t->out || !(t->out->f = fopen(path, "w"))) {
+			fprintf(stderr, "utrace: can't fopen '%s': %s\n", path,
+				strerror(errno));
+			free(t->out);
+			free(t);
+			return -EIO;
+		}
+		setvbuf(t->out->f, NULL, _IOFBF, 1 << 16);
+	}
+	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &printer_ops,
+			    t, &e);
+	if (err) {
+		t->out->open = NULL;
+		p_release(t);
+		return err;
+	}
+	t->e = e;
+	live++;
+	utrace_set_syscalls(e, nrs, n);
+	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
+				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(JCTL) |
+				UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP));
+	utrace_engine_put(e);
+	return err;
+}
+
+void printer_detached(void)
+{
+	if (main_out.open) {
+		fputs(" <detached ...>\n", main_out.f);
+		main_out.open = NULL;
+	}
+}
