@@ -134,7 +134,7 @@ static uint32_t k_clone(uint32_t action, struct utrace_engine *e,
 	if (attach_engines(child, flags & CLONE_THREAD ? tgid_of(tid) : child))
 		return UTRACE_RESUME;
 	if (!opt.quiet && !opt.json)
-		fprintf(summary_file(), "utrace: Process %d attached\n", child);
+		fprintf(stderr, "utrace: Process %d attached\n", child);
 	return UTRACE_RESUME;
 }
 
@@ -307,7 +307,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (!opt.quiet && !opt.json)
-			fprintf(summary_file(), "utrace: Process %d attached%s\n",
+			fprintf(stderr, "utrace: Process %d attached%s\n",
 				opt.attach[i], err > 1 ? " (with threads)" : "");
 	}
 	if (opt.argv) {
@@ -343,8 +343,7 @@ int main(int argc, char **argv)
 		tracer = NULL;
 		if (!opt.quiet && !opt.json)
 			for (i = 0; i < opt.nattach; i++)
-				fprintf(summary_file(),
-					"utrace: Process %d detached\n",
+				fprintf(stderr, "utrace: Process %d detached\n",
 					opt.attach[i]);
 		finish_outputs();
 		if (main_pid > 0) {

@@ -51,7 +51,7 @@ int printer_init(void)
 	static char buf[1 << 16];
 
 	if (opt.outfile && !opt.follow_separately) {
-		main_out.f = fopen(opt.outfile, "w");
+		main_out.f = fopen(opt.outfile, "we");
 		if (!main_out.f) {
 			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
 				opt.outfile, strerror(errno));
@@ -558,7 +558,7 @@ int printer_attach(pid_t tid)
 
 		t->out = calloc(1, sizeof(*t->out));
 		snprintf(path, sizeof(path), "%s.%d", opt.outfile, tid);
-		if (!t->out || !(t->out->f = fopen(path, "w"))) {
+		if (!t->out || !(t->out->f = fopen(path, "we"))) {
 			fprintf(stderr, "utrace: can't fopen '%s': %s\n", path,
 				strerror(errno));
 			free(t->out);

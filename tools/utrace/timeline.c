@@ -23,7 +23,7 @@ static double t0;
 
 int timeline_init(const char *path)
 {
-	tl = fopen(path, "w");
+	tl = fopen(path, "we");
 	if (!tl) {
 		fprintf(stderr, "utrace: can't fopen '%s': %s\n", path,
 			strerror(errno));
