@@ -7,7 +7,7 @@ import re
 import sys
 
 LEAD = re.compile(r'^(\d+)\s+(.*)$')
-PIDRET = {'getpid', 'gettid', 'getppid', 'set_tid_address', 'clone',
+PIDRET = {'rt_sigreturn', 'getpid', 'gettid', 'getppid', 'set_tid_address', 'clone',
           'clone3', 'fork', 'vfork', 'wait4', 'waitid', 'getpgrp'}
 
 

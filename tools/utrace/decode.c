@@ -83,10 +83,20 @@ void dec_fd(struct dec_ctx *c, int fd)
 
 void dec_dirfd(struct dec_ctx *c, int fd)
 {
-	if (fd == -100)
+	if (fd == -100) {
+		char path[PATH_MAX], link[64];
+		ssize_t n;
+
 		dec_puts(c, "AT_FDCWD");
-	else
+		if (!c->decode_fds)
+			return;
+		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)c->tid);
+		n = readlink(link, path, sizeof(path) - 1);
+		if (n > 0)
+			dec_printf(c, "<%.*s>", (int)n, path);
+	} else {
 		dec_fd(c, fd);
+	}
 }
 
 /*

@@ -139,7 +139,10 @@ static int signal_number(const char *s)
 	return -1;
 }
 
-/* Parse a syscall set into set[NR_MAX]; returns false with a message. */
+/*
+ * Parse a syscall set into set[NR_MAX].  As in strace, a later -e trace=
+ * replaces an earlier one; a leading '!' means all syscalls but these.
+ */
 static void parse_syscall_set(const char *val, bool *set, const char *what)
 {
 	char *copy = strdup(val), *tok, *save = NULL;
@@ -197,8 +200,7 @@ static void parse_syscall_set(const char *val, bool *set, const char *what)
 		}
 	}
 	for (i = 0; i < NR_MAX; i++)
-		if (neg ? !tmp[i] && sys_name(i) : tmp[i])
-			set[i] = true;
+		set[i] = neg ? !tmp[i] && sys_name(i) : tmp[i];
 	free(copy);
 }
 
