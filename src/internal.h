@@ -91,6 +91,7 @@ struct uthread {
 	bool syscall_mode;	/* last restarted with PTRACE_SYSCALL */
 	bool step_mode;		/* last restarted with a step request */
 	bool kill_on_exit;
+	bool killed;		/* SIGKILL broke in: nothing may hold it */
 	int req;		/* pending REPORT/INTERRUPT, or RESUME */
 	int step;		/* SINGLESTEP/BLOCKSTEP wanted, or RESUME */
 	int stop_sig;		/* signal to pass when restarting */

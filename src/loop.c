@@ -68,8 +68,10 @@ static void ring(struct utrace_tracer *t)
 		if (write(t->efd, &one, sizeof(one)) < 0)
 			(void)0;	/* counter full: it is readable anyway */
 	}
-	if (atomic_load(&t->sleeping))
+	if (atomic_load(&t->sleeping)) {
+		install_wake_handler();
 		syscall(SYS_tgkill, t->pid, t->loop_tid, WAKE_SIGNAL);
+	}
 }
 
 /**
@@ -135,6 +137,11 @@ static int run_requests(struct utrace_tracer *t)
  * state change, tells the eventfd, then waits for a dispatch before looking
  * again.
  */
+static void unlock_mutex(void *m)
+{
+	pthread_mutex_unlock(m);
+}
+
 static void *waiter_main(void *arg)
 {
 	struct utrace_tracer *t = arg;
@@ -143,29 +150,35 @@ static void *waiter_main(void *arg)
 		siginfo_t si;
 		unsigned long gen;
 		struct timespec ts;
+		bool stop;
 		int r;
 
 		memset(&si, 0, sizeof(si));
 		r = waitid(P_ALL, 0, &si, WEXITED | WNOWAIT | __WALL);
 		pthread_mutex_lock(&t->lock);
-		if (t->waiter_stop) {
-			pthread_mutex_unlock(&t->lock);
-			return NULL;
+		/* utrace_tracer_free cancels us, maybe in the wait below. */
+		pthread_cleanup_push(unlock_mutex, &t->lock);
+		if (!t->waiter_stop) {
+			gen = t->gen;
+			if (r == 0 && si.si_pid)
+				ring(t);
+			/* Wait for a dispatch (or, with no child, a new one). */
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 5000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			while (t->gen == gen && !t->waiter_stop)
+				if (pthread_cond_timedwait(&t->cond, &t->lock,
+							   &ts))
+					break;
 		}
-		gen = t->gen;
-		if (r == 0 && si.si_pid)
-			ring(t);
-		/* Wait for a dispatch (or, with no child yet, a new one). */
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 5000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		while (t->gen == gen && !t->waiter_stop)
-			if (pthread_cond_timedwait(&t->cond, &t->lock, &ts))
-				break;
+		pthread_cleanup_pop(0);
+		stop = t->waiter_stop;
 		pthread_mutex_unlock(&t->lock);
+		if (stop)
+			return NULL;
 	}
 }
 

@@ -54,20 +54,36 @@ static bool engine_visited(const struct utrace_engine *e,
 	return want & (event_bit(ev) | UTRACE_EVENT(QUIESCE));
 }
 
+/*
+ * Is there a pass to make at all?  Only when some engine asked for the event
+ * itself: QUIESCE alone does not cause event reports, except for death and
+ * signals, where the kernel reports to QUIESCE engines too (reference 2.1,
+ * 7.1), and event 0, which is QUIESCE's own.
+ */
 bool utrace__wants(const struct uthread *th, const struct utrace__event *ev)
 {
-	unsigned long bit = event_bit(ev) | UTRACE_EVENT(QUIESCE);
+	unsigned long bit = event_bit(ev);
 
-	if (ev->type == EV_REAP)
-		bit = UTRACE_EVENT(REAP);
-	if (!(th->events & bit))
+	switch (ev->type) {
+	case EV_QUIESCE:
+	case EV_SIGNAL_REPORT:
+		return th->events & UTRACE_EVENT(QUIESCE);
+	case EV_DEATH:
+	case EV_SIGNAL:
+		return th->events & (bit | UTRACE_EVENT(QUIESCE));
+	case EV_SYSCALL_ENTRY:
+	case EV_SYSCALL_EXIT:
+		if (!(th->events & bit))
+			return false;
+		for (const struct utrace_engine *e = th->head; e; e = e->next)
+			if (!(atomic_load(&e->flags) & ENG_DETACHED) &&
+			    (e->events & bit) &&
+			    utrace__engine_wants_nr(e, ev->nr))
+				return true;
 		return false;
-	if (!is_syscall(ev))
-		return true;
-	for (const struct utrace_engine *e = th->head; e; e = e->next)
-		if (engine_visited(e, ev))
-			return true;
-	return false;
+	default:
+		return th->events & bit;
+	}
 }
 
 /*

@@ -39,9 +39,17 @@ static int resolve(const char *file, char *const *envp, char *out, size_t len)
 	int err = -ENOENT;
 
 	if (strchr(file, '/')) {
-		if (strlen(file) >= len)
+		char cwd[PATH_MAX];
+
+		/*
+		 * Relative to the tracer's directory, where it was checked,
+		 * even when the child changes directory before execve.
+		 */
+		if (file[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+			cwd[0] = 0;
+		if (snprintf(out, len, "%s%s%s", cwd, cwd[0] ? "/" : "",
+			     file) >= (int)len)
 			return -ENAMETOOLONG;
-		strcpy(out, file);
 		return executable(out);
 	}
 	for (char *const *e = envp; e && *e; e++)

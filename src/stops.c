@@ -338,6 +338,13 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
 		th->hold = HOLD_CLONE;
 		return;
 	}
+	/*
+	 * A thread we left stopped moved on by itself: only SIGKILL does
+	 * that, and it breaks every engine's STOP (reference 7.6).
+	 */
+	if (th->state == TH_STOPPED && th->stop != STOP_INITIAL &&
+	    th->stop != STOP_SPAWN)
+		th->killed = true;
 	th->interrupt_sent = false;	/* any trap consumes PTRACE_INTERRUPT */
 	th->regs_valid = false;
 	if (th->state == TH_NEW && event == PTRACE_EVENT_STOP) {
@@ -369,6 +376,8 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
 		th->stop = STOP_EXIT;
 		event_init(&ev, EV_EXIT);
 		ev.status = (int)event_msg(th->tid);
+		if (WIFSIGNALED(ev.status) && WTERMSIG(ev.status) == SIGKILL)
+			th->killed = true;
 		if (utrace__wants(th, &ev))
 			utrace__report(th, &ev);
 		break;

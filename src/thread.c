@@ -345,7 +345,7 @@ void utrace__settle(struct uthread *th)
 			th->req = UTRACE_RESUME;
 			continue;
 		}
-		if (utrace__thread_held(th)) {
+		if (utrace__thread_held(th) && !th->killed) {
 			if (!mid_syscall(th->stop) ||
 			    th->stop == STOP_SYSCALL_ENTRY) {
 				th->entry_held = th->stop == STOP_SYSCALL_ENTRY;
