@@ -174,8 +174,12 @@ TEST_T(exec_from_non_leader_thread, 10)
 	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 5);
 	CHECK_EQ(tlog[d].arg2, 1);
 
-	/* The old leader's engine: no exec, death then reap. */
-	CHECK_EQ(l->n[K_EXEC], 0);
+	/*
+	 * The old leader's engine: only the exec of exec_thread itself, then
+	 * death and reap.
+	 */
+	CHECK_EQ(l->n[K_EXEC], 1);
+	CHECK(tlog_find(0, l->id, K_EXEC) < tlog_find(0, l->id, K_CLONE));
 	t_check_death_reap(l);
 	CHECK(tlog_find(0, l->id, K_REAP) < d);
 	utrace_engine_put(l->e);

@@ -161,7 +161,7 @@ TEST_T(free_with_seized_process, 10)
 
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		execl(test_prog("getppid_loop"), "getppid_loop", "200000",
+		execl(test_prog("threads_idle"), "threads_idle", "0", "2",
 		      (char *)NULL);
 		_exit(126);
 	}

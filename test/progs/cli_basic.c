@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	close(s);
 	close(fd);
 	if (argc > 1)
-		kill(0, atoi(argv[1]));
+		kill(getpid(), atoi(argv[1]));
 	syscall(SYS_exit_group, 3);
 	return 3;
 }
