@@ -2,14 +2,17 @@
 # strace's output forms: run test/progs/cli_basic under utrace with various
 # options and diff the trace with the expected files (recorded from and
 # checked against strace 6.1; addresses and inode numbers masked).
-U=${O:-build}/utrace
-P=${O:-build}/test/progs/cli_basic
+O=${O:-build}
+case $O in /*) ;; *) O=$(pwd)/$O ;; esac
+U=$O/utrace
+P=$O/test/progs/cli_basic
 exp=$(dirname "$0")/expected
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 norm() {
-	sed -E -e 's/0x[0-9a-f]{8,}/ADDR/g' \
+	sed -E -e 's/0x[0-9a-f]{8,}/ADDR/g' -e "s|$P|PROG|g" \
+	    -e 's|/\* [0-9]+ vars \*/|/* N vars */|' \
 	    -e 's/(pipe|socket):\[[0-9]+\]/\1:[INO]/g' \
 	    -e 's/AT_FDCWD<[^>]*>/AT_FDCWD<CWD>/g' \
 	    -e 's/st_size=[0-9]+/st_size=N/g' \

@@ -36,7 +36,6 @@
 #define A(i)	(c->a[i])
 #define IA(i)	((int)c->a[i])
 #define SEP()	dec_sep(c)
-#define OK()	(c->ret >= 0 && c->ret < (long)-4095UL)
 #define MAX_ARRAY 32
 
 static bool failed(struct dec_ctx *c)
@@ -1883,9 +1882,6 @@ static bool d_clone3(struct dec_ctx *c)
 		if (!failed(c) && (c->saved & CLONE_PARENT_SETTID) &&
 		    dec_read(c, A(0) + 24, &ca.parent_tid, 8) &&
 		    dec_read(c, ca.parent_tid, &tid, sizeof(tid))) {
-			size_t at = c->argpos[0] + 0;
-
-			(void)at;
 			c->out->len -= 2;
 			c->nargs--;
 			dec_printf(c, " => {parent_tid=[%d]}", tid);
@@ -2669,8 +2665,7 @@ static bool d_connect(struct dec_ctx *c)
 	return true;
 }
 
-static void put_socklen_out(struct dec_ctx *c, unsigned long addr,
-			    unsigned long buf)
+static void put_socklen_out(struct dec_ctx *c, unsigned long addr)
 {
 	int out;
 
@@ -2689,7 +2684,6 @@ static void put_socklen_out(struct dec_ctx *c, unsigned long addr,
 		dec_printf(c, "[%d => %d]", (int)c->saved, out);
 	else
 		dec_printf(c, "[%d]", out);
-	(void)buf;
 }
 
 static void sockaddr_out(struct dec_ctx *c, unsigned long sa,
@@ -2705,7 +2699,7 @@ static void sockaddr_out(struct dec_ctx *c, unsigned long sa,
 		put_sockaddr(c, sa, len < (int)c->saved ? len : (long)c->saved);
 	}
 	SEP();
-	put_socklen_out(c, lenp, sa);
+	put_socklen_out(c, lenp);
 }
 
 static void save_socklen(struct dec_ctx *c, unsigned long lenp)
@@ -2863,9 +2857,6 @@ static bool d_recvmsg(struct dec_ctx *c)
 static bool d_socketpair(struct dec_ctx *c)
 {
 	if (!c->exiting) {
-		unsigned long save = A(2);
-
-		A(2) = save;
 		d_socket(c);
 		c->rval = RV_DEC;
 		SEP();
@@ -2923,7 +2914,7 @@ static bool d_getsockopt(struct dec_ctx *c)
 	else
 		put_optval(c, A(3), len);
 	SEP();
-	put_socklen_out(c, A(4), A(3));
+	put_socklen_out(c, A(4));
 	return true;
 }
 

@@ -153,10 +153,8 @@ int timeline_attach(pid_t tid)
 {
 	struct utrace_engine *e;
 	struct tthr *t = calloc(1, sizeof(*t));
-	char path[64], comm[64] = "";
 	const long *nrs;
 	size_t n;
-	FILE *f;
 	int err;
 
 	if (!t)
@@ -169,17 +167,10 @@ int timeline_attach(pid_t tid)
 		free(t);
 		return err;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n\"\\")] = '\0';
-		fclose(f);
-	}
 	ev_start();
 	fprintf(tl, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
-		"\"tid\":%d,\"args\":{\"name\":\"%s %d\"}}", tgid_of(tid), tid,
-		comm, tid);
+		"\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}", tgid_of(tid),
+		tid, tid);
 	nrs = trace_nrs(&n);
 	utrace_set_syscalls(e, nrs, n);
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
