@@ -449,6 +449,62 @@ TEST_T(control_from_another_thread, 10)
 	utrace_tracer_free(t);
 }
 
+static uint32_t read_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_QUIESCE && ev->arg == 0 && te->user[0])
+		return UTRACE_STOP;
+	if (ev->kind == K_SYSEXIT && ev->nr == SYS_read) {
+		struct utrace_syscall sc;
+
+		CHECK_EQ(utrace_syscall_get(te->e, &sc), 0);
+		te->user[1] = sc.ret;
+		te->user[2]++;
+	}
+	return dflt;
+}
+
+TEST_T(stop_on_blocked_read_then_read_completes, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int in[2], saved, out;
+	pid_t pid;
+	struct teng *a;
+
+	CHECK(pipe2(in, O_CLOEXEC) == 0);
+	saved = fcntl(0, F_DUPFD_CLOEXEC, 10);
+	CHECK(saved >= 0);
+	CHECK(dup2(in[0], 0) == 0);
+	pid = t_spawn(t, &out, "block_read", NULL);
+	CHECK(dup2(saved, 0) == 0);
+	close(saved);
+	close(in[0]);
+	a = t_attach(t, pid, UTRACE_EVENT(QUIESCE) | UTRACE_EVENT(SYSCALL_EXIT) |
+		     EV_LIFE, read_hook);
+
+	t_dispatch_for(t, 300);
+	CHECK(!t_stopped(pid));
+	CHECK_EQ(t_state(pid), 'S');
+	a->user[0] = 1;
+	CHECK_EQ(utrace_control(a->e, UTRACE_STOP), -EINPROGRESS);
+	CHECK(DISPATCH_UNTIL(t, t_stopped(pid), 3000));
+	t_dispatch_for(t, 200);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(utrace_control(a->e, UTRACE_STOP), 0);
+	a->user[0] = 0;
+	CHECK_EQ(utrace_control(a->e, UTRACE_RESUME), 0);
+	t_dispatch_for(t, 200);
+	CHECK_EQ(t_state(pid), 'S');
+	CHECK_EQ(write(in[1], "data\n", 5), 5);
+	close(in[1]);
+	t_run(t);
+	CHECK_STR(t_read_all(out), "got:data\n");
+	CHECK_EQ(a->user[1], 5);
+	t_check_death_reap(a);
+	CHECK_EQ(WEXITSTATUS(tlog[tlog_find(0, a->id, K_DEATH)].arg), 0);
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();

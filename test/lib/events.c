@@ -322,6 +322,196 @@ TEST_T(sigkill_process_with_every_thread_held, 10)
 	utrace_tracer_free(t);
 }
 
+/*
+ * user[0] set: hold the thread (STOP from every callback but death/reap);
+ * user[1]: 1 to start holding at exec, 2 at clone, 3 at exit.
+ */
+static uint32_t hold_from_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if ((te->user[1] == 1 && ev->kind == K_EXEC) ||
+	    (te->user[1] == 2 && ev->kind == K_CLONE) ||
+	    (te->user[1] == 3 && ev->kind == K_EXIT)) {
+		te->user[0] = 1;
+		te->user[2] = tlog_n;
+	}
+	if (te->user[0] && ev->kind != K_DEATH && ev->kind != K_REAP)
+		return UTRACE_STOP;
+	return dflt;
+}
+
+static bool fd_has_data(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1;
+}
+
+static void check_deferred_exec_stop(bool quiesce)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "print_exit", "ran", "0", NULL);
+	unsigned long ev = UTRACE_EVENT(EXEC) | EV_LIFE;
+	struct teng *a = t_attach(t, pid, ev | (quiesce ?
+				  UTRACE_EVENT(QUIESCE) : 0), hold_from_hook);
+
+	a->user[1] = 1;
+	CHECK(DISPATCH_UNTIL(t, a->user[0], 3000));
+	t_dispatch_for(t, 300);
+	CHECK(t_stopped(pid));
+	CHECK(!fd_has_data(out));
+	if (quiesce) {
+		int q = tlog_find(a->user[2], a->id, K_QUIESCE);
+
+		CHECK(q >= 0);
+		CHECK_EQ(tlog[q].arg, 0);
+	}
+	a->user[0] = 0;
+	CHECK_EQ(utrace_control(a->e, UTRACE_RESUME), 0);
+	t_run(t);
+	CHECK_STR(t_read_all(out), "ran\n");
+	t_check_death_reap(a);
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(deferred_stop_from_report_exec_with_quiesce, 10)
+{
+	check_deferred_exec_stop(true);
+}
+
+TEST_T(deferred_stop_from_report_exec_without_quiesce, 10)
+{
+	check_deferred_exec_stop(false);
+}
+
+TEST_T(deferred_stop_from_report_clone_parent_only, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "forkchain", "1", "300", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(CLONE) |
+				  UTRACE_EVENT(QUIESCE) | EV_LIFE,
+				  hold_from_hook);
+	pid_t child;
+	int d;
+
+	a->user[1] = 2;
+	CHECK(DISPATCH_UNTIL(t, a->user[0], 3000));
+	child = tlog[tlog_find(0, a->id, K_CLONE)].arg;
+	t_dispatch_for(t, 200);
+	CHECK(t_stopped(pid));
+	CHECK(!t_stopped(child));
+	CHECK_EQ(t_tracer_pid(child), 0);
+	a->user[0] = 0;
+	CHECK_EQ(utrace_control(a->e, UTRACE_RESUME), 0);
+	t_run(t);
+	d = tlog_find(0, a->id, K_DEATH);
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 8);
+	t_check_death_reap(a);
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(stop_at_exit_holds_before_death, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "print_exit", "", "3", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(EXIT) | EV_LIFE,
+				  hold_from_hook);
+	struct user_regs_struct regs;
+	int d;
+
+	a->user[1] = 3;
+	CHECK(DISPATCH_UNTIL(t, a->user[0], 3000));
+	t_dispatch_for(t, 300);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(a->n[K_DEATH], 0);
+	CHECK_EQ(utrace_regs_get(a->e, &regs), 0);
+	a->user[0] = 0;
+	CHECK_EQ(utrace_control(a->e, UTRACE_RESUME), 0);
+	t_run(t);
+	d = tlog_find(0, a->id, K_DEATH);
+	CHECK(WIFEXITED(tlog[d].arg));
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 3);
+	t_check_death_reap(a);
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
+static uint32_t stop_child_hook(struct teng *te, struct tev *ev,
+				uint32_t dflt)
+{
+	if (ev->kind == K_CLONE) {
+		struct teng *c = t_attach(g_tracer, ev->arg,
+					  UTRACE_EVENT(SYSCALL_ENTRY) |
+					  UTRACE_EVENT(EXEC) | EV_LIFE, NULL);
+
+		te->user[0] = utrace_control(c->e, UTRACE_STOP);
+		te->ptr = c;
+	}
+	return dflt;
+}
+
+TEST_T(child_stopped_from_report_clone_never_runs, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "forkchain", "1", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(CLONE) | EV_LIFE,
+				  stop_child_hook);
+	struct teng *c;
+	int d;
+
+	CHECK(DISPATCH_UNTIL(t, a->ptr != NULL, 3000));
+	c = a->ptr;
+	CHECK(a->user[0] == 0 || a->user[0] == -EINPROGRESS);
+	t_dispatch_for(t, 300);
+	CHECK(t_stopped(c->tid));
+	CHECK_EQ(c->n[K_SYSENTRY], 0);
+	CHECK_EQ(c->n[K_EXEC], 0);
+	CHECK_EQ(utrace_control(c->e, UTRACE_STOP), 0);
+	CHECK_EQ(utrace_control(c->e, UTRACE_RESUME), 0);
+	t_run(t);
+	CHECK_EQ(c->n[K_EXEC], 1);
+	CHECK(c->n[K_SYSENTRY] > 0);
+	d = tlog_find(0, c->id, K_DEATH);
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 7);
+	d = tlog_find(0, a->id, K_DEATH);
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 8);
+	t_check_death_reap(a);
+	t_check_death_reap(c);
+	utrace_engine_put(a->e);
+	utrace_engine_put(c->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(signals_delivered_normally_while_traced, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "sig_self", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE, NULL);
+	int d;
+
+	t_run(t);
+	CHECK_STR(t_read_all(out), "handled 2\n");
+	d = tlog_find(0, a->id, K_DEATH);
+	CHECK(WIFEXITED(tlog[d].arg));
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 0);
+	t_check_death_reap(a);
+	utrace_engine_put(a->e);
+
+	pid = t_spawn(t, &out, "sig_self", "term", NULL);
+	a = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE, NULL);
+	t_run(t);
+	CHECK_STR(t_read_all(out), "handled 2\n");
+	d = tlog_find(0, a->id, K_DEATH);
+	CHECK(WIFSIGNALED(tlog[d].arg));
+	CHECK_EQ(WTERMSIG(tlog[d].arg), SIGTERM);
+	t_check_death_reap(a);
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();

@@ -449,6 +449,43 @@ TEST_T(order_event0_pass_visits_every_quiesce_engine, 10)
 	utrace_tracer_free(t);
 }
 
+static uint32_t report_ret_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_SYSEXIT && ev->nr == SYS_getppid &&
+	    te->user[0]++ == 0) {
+		te->user[1] = tlog_n;
+		return UTRACE_REPORT;
+	}
+	return dflt;
+}
+
+TEST_T(order_report_return_gives_event0_quiesce, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "3", NULL);
+	struct teng *e[3];
+	int next, q0 = 0;
+
+	attach3(t, pid, UTRACE_EVENT(QUIESCE) | UTRACE_EVENT(SYSCALL_EXIT) |
+		EV_LIFE, NULL, e);
+	e[1]->hook = report_ret_hook;
+	t_run(t);
+	/* Between that pass and the next syscall exit: event-0 quiesce. */
+	next = tlog_find(e[1]->user[1], e[0]->id, K_SYSEXIT);
+	CHECK(next > 0);
+	for (int i = e[1]->user[1]; i < next; i++)
+		if (tlog[i].kind == K_QUIESCE && tlog[i].arg == 0) {
+			CHECK_EQ(tlog[i].eng, e[q0]->id);
+			q0++;
+		}
+	CHECK_EQ(q0, 3);
+	/* Nothing else asked for one. */
+	CHECK_EQ(tlog_count(-1, K_QUIESCE) - tlog_count(-1, K_SYSEXIT) -
+		 tlog_count(-1, K_DEATH), 3);
+	finish3(e, 3);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();

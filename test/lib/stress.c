@@ -140,6 +140,49 @@ TEST_T(stress_fork_exec_chain_3_deep, 20)
 	utrace_tracer_free(t);
 }
 
+TEST_T(vfork_child_followed, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "vfork_exec", test_prog("print_exit"),
+			    "vforked", "4", NULL);
+	unsigned long ev = UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) | EV_LIFE;
+	struct teng *m = t_attach(t, pid, ev, follow_hook);
+	struct teng *c;
+	int k;
+
+	t_run(t);
+	CHECK_STR(t_read_all(out), "vforked\n");
+	CHECK_EQ(tengs_n, m->id + 2);
+	c = &tengs[m->id + 1];
+	k = tlog_find(0, m->id, K_CLONE);
+	CHECK(tlog[k].arg2 & CLONE_VFORK);
+	CHECK_EQ(c->n[K_EXEC], 1);
+	CHECK_EQ(WEXITSTATUS(tlog[tlog_find(0, c->id, K_DEATH)].arg), 4);
+	CHECK_EQ(WEXITSTATUS(tlog[tlog_find(0, m->id, K_DEATH)].arg), 5);
+	t_check_death_reap(m);
+	t_check_death_reap(c);
+	utrace_engine_put(m->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(vfork_child_not_followed, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "vfork_exec", test_prog("print_exit"),
+			    "vforked", "4", NULL);
+	struct teng *m = t_attach(t, pid, UTRACE_EVENT(CLONE) | EV_LIFE, NULL);
+
+	t_run(t);
+	CHECK_STR(t_read_all(out), "vforked\n");
+	CHECK_EQ(m->n[K_CLONE], 1);
+	CHECK_EQ(WEXITSTATUS(tlog[tlog_find(0, m->id, K_DEATH)].arg), 5);
+	t_check_death_reap(m);
+	utrace_engine_put(m->e);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();

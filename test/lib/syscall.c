@@ -426,6 +426,76 @@ TEST_T(access_while_held_outside_callbacks, 10)
 	utrace_tracer_free(t);
 }
 
+static uint32_t hold_entry_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_SYSENTRY && ev->nr == SYS_getppid &&
+	    te->user[0]++ == 0)
+		return UTRACE_STOP | utrace_syscall_action(ev->action);
+	if (ev->kind == K_SYSEXIT && te->user[0] == 1 && !te->user[1]++)
+		te->user[2] = ev->nr;
+	return dflt;
+}
+
+TEST_T(syscall_changed_while_held_at_entry, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "syscalls", "ppid", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE,
+				  hold_entry_hook);
+	struct utrace_syscall sc;
+	char want[32];
+
+	CHECK(DISPATCH_UNTIL(t, a->user[0] == 1, 3000));
+	t_dispatch_for(t, 100);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(utrace_syscall_get(a->e, &sc), 0);
+	CHECK_EQ(sc.nr, SYS_getppid);
+	CHECK_EQ(utrace_syscall_set_nr(a->e, SYS_getpid), 0);
+	CHECK_EQ(utrace_syscall_get(a->e, &sc), 0);
+	CHECK_EQ(sc.nr, SYS_getpid);
+	CHECK_EQ(utrace_control(a->e, UTRACE_RESUME), 0);
+	t_run(t);
+	snprintf(want, sizeof(want), "%d\n", pid);
+	CHECK_STR(t_read_all(out), want);
+	CHECK_EQ(a->user[2], SYS_getpid);
+	t_check_death_reap(a);
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
+static uint32_t hold_exit_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_SYSEXIT && ev->nr == SYS_getppid &&
+	    te->user[0]++ == 0)
+		return UTRACE_STOP;
+	return dflt;
+}
+
+TEST_T(syscall_return_changed_while_held_at_exit, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "syscalls", "ppid", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(SYSCALL_EXIT) | EV_LIFE,
+				  hold_exit_hook);
+	struct utrace_syscall sc;
+
+	CHECK(DISPATCH_UNTIL(t, a->user[0] == 1, 3000));
+	t_dispatch_for(t, 100);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(utrace_syscall_get(a->e, &sc), 0);
+	CHECK_EQ(sc.nr, SYS_getppid);
+	CHECK_EQ(sc.ret, getpid());
+	CHECK_EQ(utrace_syscall_set_return(a->e, 31337), 0);
+	CHECK_EQ(utrace_control(a->e, UTRACE_RESUME), 0);
+	t_run(t);
+	CHECK_STR(t_read_all(out), "31337\n");
+	t_check_death_reap(a);
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();

@@ -166,6 +166,95 @@ TEST_T(dispatch_timeout_and_fd_idle, 10)
 	utrace_tracer_free(t);
 }
 
+/* Two tracers, each owned and run by its own thread, side by side. */
+struct solo {
+	int code;
+	int death_status;
+	int reaps;
+	int released;
+	int result;
+};
+
+static uint32_t solo_death(struct utrace_engine *e, bool group_dead,
+			   int status)
+{
+	struct solo *s = utrace_engine_data(e);
+
+	s->death_status = status;
+	return UTRACE_RESUME;
+}
+
+static void solo_reap(struct utrace_engine *e)
+{
+	struct solo *s = utrace_engine_data(e);
+
+	s->reaps++;
+}
+
+static void solo_release(void *data)
+{
+	struct solo *s = data;
+
+	s->released++;
+}
+
+static const struct utrace_engine_ops solo_ops = {
+	.report_death = solo_death,
+	.report_reap = solo_reap,
+	.release = solo_release,
+};
+
+static void *solo_thread(void *arg)
+{
+	struct solo *s = arg, other = { 0 };
+	struct utrace_tracer *t;
+	struct utrace_engine *e;
+	char code[16];
+	char *argv[] = { (char *)test_prog("getppid_loop"), "20000", NULL };
+	char *argv2[] = { (char *)test_prog("print_exit"), "", code, NULL };
+	pid_t pid, pid2;
+
+	snprintf(code, sizeof(code), "%d", s->code);
+	s->result = -1;
+	if (utrace_tracer_new(&t))
+		return NULL;
+	if (utrace_spawn(t, argv, NULL, &pid) ||
+	    utrace_spawn(t, argv2, NULL, &pid2))
+		return NULL;
+	if (utrace_attach(t, pid2, UTRACE_ATTACH_CREATE, &solo_ops, s, &e) ||
+	    utrace_set_events(e, EV_LIFE))
+		return NULL;
+	utrace_engine_put(e);
+	if (utrace_attach(t, pid, UTRACE_ATTACH_CREATE, &solo_ops, &other,
+			  &e) ||
+	    utrace_set_events(e, UTRACE_EVENT_SYSCALL))
+		return NULL;
+	utrace_engine_put(e);
+	if (utrace_run(t) < 0)
+		return NULL;
+	utrace_tracer_free(t);
+	s->result = other.reaps == 0 && other.released == 1 ? 0 : -2;
+	return NULL;
+}
+
+TEST_T(two_tracers_in_two_threads, 10)
+{
+	struct solo s[2] = { { .code = 11 }, { .code = 22 } };
+	pthread_t th[2];
+
+	for (int i = 0; i < 2; i++)
+		CHECK(pthread_create(&th[i], NULL, solo_thread, &s[i]) == 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(s[i].result, 0);
+		CHECK(WIFEXITED(s[i].death_status));
+		CHECK_EQ(WEXITSTATUS(s[i].death_status), s[i].code);
+		CHECK_EQ(s[i].reaps, 1);
+		CHECK_EQ(s[i].released, 1);
+	}
+}
+
 int main(void)
 {
 	return test_main();
