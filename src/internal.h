@@ -101,6 +101,12 @@ struct uthread {
 	bool abort_pending;	/* exit of an aborted syscall comes next */
 	bool ret_set;
 	long ret_val;
+	/* a signal to see again (HOLD) or to deliver (injection) */
+	int pend_sig;		/* queued as a tgkill placeholder, or 0 */
+	bool pend_report;	/* HOLD: report it again when it comes */
+	bool pend_queue;	/* placeholder still to be sent at restart */
+	bool handler_trap;	/* stepping into a handler: HANDLER report */
+	siginfo_t pend_info;
 	/* caches for the current stop */
 	bool regs_valid, regs_dirty;
 	struct user_regs_struct regs;
@@ -209,6 +215,11 @@ bool utrace__take_queued(struct utrace_tracer *t, pid_t pid, int *status);
 
 /* signal.c */
 unsigned long utrace__signal_class(pid_t tid, int sig, uint32_t *action);
+int utrace__signal_final(struct uthread *th, uint32_t result);
+void utrace__signal_pend(struct uthread *th, const siginfo_t *info,
+			 bool report);
+void utrace__signal_queue(struct uthread *th);
+bool utrace__signal_placeholder(struct uthread *th, int sig);
 
 /* spawn.c */
 void utrace__release_spawned(struct utrace_tracer *t);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
 
 #include "internal.h"
 
@@ -98,4 +100,91 @@ unsigned long utrace__signal_class(pid_t tid, int sig, uint32_t *action)
 	}
 	*action = UTRACE_SIGNAL_TERM;
 	return UTRACE_EVENT(SIGNAL_TERM);
+}
+
+/**
+ * utrace__signal_final - carry out the final signal action of a pass
+ * @result: the pass's aggregate (resume action | signal action | HOLD)
+ *
+ * Returns the signal to deliver when the thread is restarted from its
+ * signal-delivery stop (0: none).  Where user space cannot make the kernel's
+ * effect exactly, the nearest one is used (utrace(7)):
+ *  - TERM/CORE on a signal whose disposition is not default: SIGKILL;
+ *  - STOP/TSTP on a signal that does not stop by default: SIGSTOP.
+ */
+int utrace__signal_final(struct uthread *th, uint32_t result)
+{
+	int signo = th->si.si_signo;
+	uint32_t dflt;
+	unsigned long cls;
+
+	if (result & UTRACE_SIGNAL_HOLD) {
+		/* Seen again after the current action. */
+		utrace__signal_pend(th, &th->si, true);
+	}
+	if (signo <= 0 || signo > 64)
+		return 0;
+	switch (utrace_signal_action(result)) {
+	case UTRACE_SIGNAL_IGN:
+	case UTRACE_SIGNAL_REPORT:
+	case UTRACE_SIGNAL_HANDLER:
+		return 0;
+	case UTRACE_SIGNAL_DELIVER:
+		if (result & UTRACE_SIGNAL_HOLD)
+			return 0;	/* it is the held one that comes back */
+		return signo;
+	case UTRACE_SIGNAL_TERM:
+	case UTRACE_SIGNAL_CORE:
+		cls = utrace__signal_class(th->tid, signo, &dflt);
+		if (cls == UTRACE_EVENT(SIGNAL_TERM) ||
+		    cls == UTRACE_EVENT(SIGNAL_CORE))
+			return signo;
+		return SIGKILL;
+	case UTRACE_SIGNAL_STOP:
+	case UTRACE_SIGNAL_TSTP:
+		cls = utrace__signal_class(th->tid, signo, &dflt);
+		return cls == UTRACE_EVENT(SIGNAL_STOP) ? signo : SIGSTOP;
+	default:
+		return signo;
+	}
+}
+
+/*
+ * A signal the library must make happen later with an exact siginfo: a held
+ * one (seen again, reported) or an injected one (delivered, not reported).
+ * It is queued with tgkill as a placeholder when the thread is restarted;
+ * at the placeholder's delivery stop its siginfo is replaced.
+ */
+void utrace__signal_pend(struct uthread *th, const siginfo_t *info,
+			 bool report)
+{
+	th->pend_info = *info;
+	th->pend_sig = info->si_signo;
+	th->pend_report = report;
+	th->pend_queue = true;
+}
+
+/* Send the placeholder; called when the thread is restarted. */
+void utrace__signal_queue(struct uthread *th)
+{
+	if (!th->pend_queue)
+		return;
+	th->pend_queue = false;
+	if (syscall(SYS_tgkill, th->tgid, th->tid, th->pend_sig) < 0)
+		th->pend_sig = 0;
+}
+
+/*
+ * At a signal-delivery stop: is this our placeholder?  If so, put the real
+ * siginfo in place (th->si too).
+ */
+bool utrace__signal_placeholder(struct uthread *th, int sig)
+{
+	if (!th->pend_sig || sig != th->pend_sig ||
+	    th->si.si_code != SI_TKILL || th->si.si_pid != getpid())
+		return false;
+	th->si = th->pend_info;
+	th->pend_sig = 0;
+	ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
+	return true;
 }

@@ -222,44 +222,69 @@ static bool step_trap(const struct uthread *th, int sig)
 	       th->si.si_code == TRAP_BRANCH;
 }
 
+/* The trap ptrace makes after setting up a handler frame while stepping. */
+static bool handler_trap(const struct uthread *th, int sig)
+{
+	return th->handler_trap && sig == SIGTRAP &&
+	       th->si.si_code == SIGTRAP;
+}
+
 static void signal_stop(struct uthread *th, int sig)
 {
 	struct utrace__event ev;
 	uint32_t action, ret;
+	bool handler = false;
 	siginfo_t orig;
 
 	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &th->si) < 0) {
 		th->stop = STOP_INTERRUPT;
 		return;
 	}
-	if (step_trap(th, sig)) {
+	if (handler_trap(th, sig)) {
+		handler = true;
+	} else if (step_trap(th, sig)) {
 		/* Our own trap: an event-0 report, never the program's. */
 		th->stop = STOP_STEP;
+		th->handler_trap = false;
 		th->req = utrace__min(th->req, UTRACE_REPORT);
 		return;
 	}
+	th->handler_trap = false;
 	th->stop = STOP_SIGNAL;
 	th->stop_sig = sig;
 	event_init(&ev, EV_SIGNAL);
-	ev.bit = utrace__signal_class(th->tid, sig, &action);
-	ev.action = action;
+	if (handler) {
+		/* Not a signal: the HANDLER report (reference 7.3). */
+		th->stop_sig = 0;
+		ev.type = EV_SIGNAL_REPORT;
+		ev.action = UTRACE_SIGNAL_HANDLER;
+		memset(&th->si, 0, sizeof(th->si));
+	} else if (utrace__signal_placeholder(th, sig)) {
+		if (!th->pend_report)
+			return;		/* injected: delivered as decided */
+		ev.bit = utrace__signal_class(th->tid, sig, &action);
+		ev.action = action;
+	} else {
+		ev.bit = utrace__signal_class(th->tid, sig, &action);
+		ev.action = action;
+	}
 	ev.info = &th->si;
 	if (!utrace__wants(th, &ev))
 		return;
 	orig = th->si;
 	ret = utrace__report(th, &ev);
-	switch (utrace_signal_action(ret)) {
-	case UTRACE_SIGNAL_IGN:
-	case UTRACE_SIGNAL_REPORT:
-	case UTRACE_SIGNAL_HANDLER:
+	th->stop_sig = utrace__signal_final(th, ret);
+	if (handler) {
+		/* An engine may deliver (inject) a signal from here. */
+		if (th->stop_sig && utrace_signal_action(ret) ==
+				    UTRACE_SIGNAL_DELIVER)
+			utrace__signal_pend(th, &th->si, false);
 		th->stop_sig = 0;
-		break;
-	default:
-		th->stop_sig = th->si.si_signo;
-		if (memcmp(&orig, &th->si, sizeof(orig)))
-			ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
-		break;
+		return;
 	}
+	if (th->stop_sig == th->si.si_signo &&
+	    memcmp(&orig, &th->si, sizeof(orig)))
+		ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
 }
 
 static bool stop_signal(int sig)

@@ -10,6 +10,9 @@
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <elf.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 #include "internal.h"
 
@@ -257,6 +260,10 @@ void utrace__release_thread(struct uthread *th)
 
 	regs_flush(th);
 	ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
+	/* A held or injected signal is owed to the program: send it as is. */
+	if (th->pend_queue)
+		syscall(SYS_rt_tgsigqueueinfo, th->tgid, th->tid,
+			th->pend_sig, &th->pend_info);
 	utrace__thread_free(th);
 }
 
@@ -277,6 +284,8 @@ static void restart(struct uthread *th)
 	else
 		req = PTRACE_CONT;
 	th->step_mode = req == PTRACE_SINGLESTEP || req == PTRACE_SINGLEBLOCK;
+	/* Delivering a signal while stepping: the handler frame traps. */
+	th->handler_trap = th->step_mode && sig;
 	th->syscall_mode = req == PTRACE_SYSCALL;
 	th->listening = req == PTRACE_LISTEN;
 	th->step = UTRACE_RESUME;
@@ -285,7 +294,13 @@ static void restart(struct uthread *th)
 	th->stop_sig = 0;
 	th->entry_held = false;
 	/* ESRCH: SIGKILL got there first; its death status follows. */
-	ptrace(req, th->tid, 0L, (long)sig);
+	if (ptrace(req, th->tid, 0L, (long)sig) < 0 && req == PTRACE_LISTEN) {
+		/* The group stop ended while we held it: run on. */
+		th->listening = false;
+		ptrace(need_syscall(th) ? PTRACE_SYSCALL : PTRACE_CONT,
+		       th->tid, 0L, 0L);
+	}
+	utrace__signal_queue(th);
 }
 
 /* Stops reached in the middle of a syscall, where a report or a deferred
@@ -335,12 +350,21 @@ void utrace__settle(struct uthread *th)
 				ev.type = EV_SIGNAL_REPORT;
 				ev.action = UTRACE_SIGNAL_REPORT;
 				ev.info = &th->si;
+				/* No signal: an engine fills it to inject one. */
+				memset(&th->si, 0, sizeof(th->si));
 			} else {
 				ev.type = EV_QUIESCE;
 			}
 			th->req = UTRACE_RESUME;
-			if (utrace__wants(th, &ev))
-				utrace__report(th, &ev);
+			if (utrace__wants(th, &ev)) {
+				uint32_t r = utrace__report(th, &ev);
+
+				if (ev.type == EV_SIGNAL_REPORT &&
+				    utrace__signal_final(th, r) &&
+				    utrace_signal_action(r) ==
+				    UTRACE_SIGNAL_DELIVER)
+					utrace__signal_pend(th, &th->si, false);
+			}
 			/* The last report before user mode: no loop. */
 			th->req = UTRACE_RESUME;
 			continue;
