@@ -505,6 +505,79 @@ TEST_T(stop_on_blocked_read_then_read_completes, 10)
 	utrace_tracer_free(t);
 }
 
+TEST_T(detach_releases_its_stop, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "syscalls", "mix", "5", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(SYSCALL_EXIT) | EV_LIFE,
+				  stop_nth_exit);
+	struct teng *b = t_attach(t, pid, UTRACE_EVENT(SYSCALL_EXIT) | EV_LIFE,
+				  NULL);
+
+	a->user[1] = 2;
+	CHECK(DISPATCH_UNTIL(t, a->user[0] == 2 && b->n[K_SYSEXIT] > 0 &&
+			     tlog[tlog_n - 1].eng == b->id, 3000));
+	t_dispatch_for(t, 200);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(utrace_control(a->e, UTRACE_DETACH), 0);
+	t_run(t);
+	CHECK_STR(t_read_all(out), "done\n");
+	CHECK_EQ(tlog_count_nr(b->id, K_SYSEXIT, SYS_getppid), 5);
+	CHECK_EQ(tlog_count_nr(a->id, K_SYSEXIT, SYS_getppid), 2);
+	CHECK_EQ(a->n[K_DEATH], 0);
+	t_check_death_reap(b);
+	utrace_engine_put(a->e);
+	utrace_engine_put(b->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(detach_last_engine_while_held_lets_it_finish, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "syscalls", "mix", "5", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(SYSCALL_EXIT) | EV_LIFE,
+				  stop_nth_exit);
+
+	a->user[1] = 2;
+	CHECK(DISPATCH_UNTIL(t, a->user[0] == 2, 3000));
+	t_dispatch_for(t, 200);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(utrace_control(a->e, UTRACE_DETACH), 0);
+	t_run(t);
+	CHECK_STR(t_read_all(out), "done\n");
+	CHECK_EQ(a->n[K_DEATH], 0);
+	utrace_engine_put(a->e);
+	CHECK_EQ(a->released, 1);
+	utrace_tracer_free(t);
+	t_kill(pid);
+}
+
+TEST_T(set_events_zero_means_no_callbacks, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "5", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT_SYSCALL |
+				  UTRACE_EVENT(QUIESCE) | UTRACE_EVENT(EXEC) |
+				  UTRACE_EVENT(EXIT) | EV_LIFE, NULL);
+	struct teng *b = t_attach(t, pid, UTRACE_EVENT_SYSCALL |
+				  UTRACE_EVENT(EXEC) | UTRACE_EVENT(EXIT) |
+				  EV_LIFE, NULL);
+
+	CHECK_EQ(utrace_set_events(a->e, 0), 0);
+	t_run(t);
+	CHECK_EQ(tlog_count(a->id, -1), 0);
+	CHECK(b->n[K_SYSENTRY] > 5);
+	CHECK_EQ(b->n[K_EXEC], 1);
+	CHECK_EQ(b->n[K_EXIT], 1);
+	t_check_death_reap(b);
+	utrace_engine_put(a->e);
+	utrace_engine_put(b->e);
+	CHECK_EQ(a->released, 1);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();

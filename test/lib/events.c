@@ -512,6 +512,125 @@ TEST_T(signals_delivered_normally_while_traced, 10)
 	utrace_tracer_free(t);
 }
 
+/* Threads other than the leader stop at their first getppid exit. */
+static uint32_t hold_others_hook(struct teng *te, struct tev *ev,
+				 uint32_t dflt)
+{
+	if (ev->kind == K_CLONE) {
+		struct teng *c = t_attach(g_tracer, ev->arg, te->events,
+					  hold_others_hook);
+
+		c->user[7] = 1;
+		utrace_engine_put(c->e);
+		return dflt;
+	}
+	if (ev->kind == K_SYSEXIT && ev->nr == SYS_getppid && te->user[7] &&
+	    te->user[0]++ == 0)
+		return UTRACE_STOP;
+	return dflt;
+}
+
+TEST_T(exit_group_by_other_thread_kills_held_threads, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "threads_idle", "2", "1", NULL);
+	unsigned long ev = UTRACE_EVENT(CLONE) | UTRACE_EVENT(SYSCALL_EXIT) |
+			   EV_LIFE;
+	struct teng *m = t_attach(t, pid, ev, hold_others_hook);
+	int d;
+
+	CHECK(DISPATCH_UNTIL(t, tengs_n == m->id + 3 &&
+			     tengs[m->id + 1].user[0] &&
+			     tengs[m->id + 2].user[0], 3000));
+	/* The main thread exits after a second; the held ones die too. */
+	t_run(t);
+	for (int i = m->id; i < tengs_n; i++)
+		t_check_death_reap(&tengs[i]);
+	CHECK_EQ(tengs[m->id + 1].user[0], 1);
+	CHECK_EQ(tengs[m->id + 2].user[0], 1);
+	d = tlog_find(0, m->id, K_DEATH);
+	CHECK(WIFEXITED(tlog[d].arg));
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 0);
+	CHECK(t_wait_gone(pid, 1000));
+	utrace_engine_put(m->e);
+	utrace_tracer_free(t);
+}
+
+static uint32_t leader_q_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_CLONE) {
+		struct teng *c = t_attach(g_tracer, ev->arg,
+					  UTRACE_EVENT(EXEC) | EV_LIFE, NULL);
+
+		te->user[1] = utrace_control(c->e, UTRACE_STOP);
+		te->ptr = c;
+		return dflt;
+	}
+	if (ev->kind == K_QUIESCE && ev->arg == 0 && te->user[0])
+		return UTRACE_STOP;
+	return dflt;
+}
+
+TEST_T(exec_by_thread_while_leader_held, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "exec_thread", test_prog("print_exit"),
+			    "exec while held", "5", NULL);
+	struct teng *l = t_attach(t, pid, UTRACE_EVENT(CLONE) |
+				  UTRACE_EVENT(QUIESCE) | EV_LIFE,
+				  leader_q_hook);
+	struct teng *th;
+	int d;
+
+	CHECK(DISPATCH_UNTIL(t, l->ptr != NULL, 3000));
+	th = l->ptr;
+	t_dispatch_for(t, 100);
+	l->user[0] = 1;
+	CHECK_EQ(utrace_control(l->e, UTRACE_STOP), -EINPROGRESS);
+	CHECK(DISPATCH_UNTIL(t, t_stopped(pid) && t_stopped(th->tid), 3000));
+	t_dispatch_for(t, 100);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(utrace_control(l->e, UTRACE_STOP), 0);
+	CHECK_EQ(th->n[K_EXEC], 0);
+
+	CHECK_EQ(utrace_control(th->e, UTRACE_RESUME), 0);
+	t_run(t);
+	CHECK_STR(t_read_all(out), "exec while held\n");
+	CHECK_EQ(th->n[K_EXEC], 1);
+	CHECK_EQ(tlog[tlog_find(0, th->id, K_EXEC)].tid, pid);
+	t_check_death_reap(l);
+	t_check_death_reap(th);
+	d = tlog_find(0, th->id, K_DEATH);
+	CHECK_EQ(WEXITSTATUS(tlog[d].arg), 5);
+	utrace_engine_put(l->e);
+	utrace_engine_put(th->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(sigkill_thread_held_at_exit, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "print_exit", "", "3", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(EXIT) | EV_LIFE,
+				  hold_from_hook);
+	struct teng *b = t_attach(t, pid, UTRACE_EVENT(QUIESCE) | EV_LIFE,
+				  NULL);
+
+	a->user[1] = 3;
+	CHECK(DISPATCH_UNTIL(t, a->user[0], 3000));
+	t_dispatch_for(t, 100);
+	CHECK(t_stopped(pid));
+	CHECK(kill(pid, SIGKILL) == 0);
+	t_run(t);
+	t_check_death_reap(a);
+	t_check_death_reap(b);
+	CHECK(t_wait_gone(pid, 1000));
+	utrace_engine_put(a->e);
+	utrace_engine_put(b->e);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();

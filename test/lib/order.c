@@ -486,6 +486,28 @@ TEST_T(order_report_return_gives_event0_quiesce, 10)
 	utrace_tracer_free(t);
 }
 
+TEST_T(order_attach_order_clone, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "forkchain", "1", NULL);
+	struct teng *e[3];
+
+	attach3(t, pid, UTRACE_EVENT(QUIESCE) | UTRACE_EVENT(CLONE) | EV_LIFE,
+		NULL, e);
+	t_run(t);
+	CHECK_EQ(check_passes(UTRACE_EVENT(CLONE), K_CLONE, e, 3, true, -2),
+		 1);
+	for (int i = 0; i < 3; i++) {
+		int k = tlog_find(0, e[i]->id, K_CLONE);
+
+		CHECK_EQ(tlog[k].arg, tlog[tlog_find(0, e[0]->id,
+						     K_CLONE)].arg);
+		CHECK_EQ(utrace_resume_action(tlog[k].action), UTRACE_RESUME);
+	}
+	finish3(e, 3);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();
