@@ -26,7 +26,8 @@ static uint32_t follow_hook(struct teng *te, struct tev *ev, uint32_t dflt)
 	if (ev->kind != K_CLONE)
 		return dflt;
 	child = ev->arg;
-	t_msleep(50);
+	for (int i = 0; i < 100 && t_state(child) != 't'; i++)
+		t_msleep(5);
 	if (t_state(child) == 't')
 		te->user[1]++;
 	else
@@ -88,7 +89,8 @@ static uint32_t clone_pid_hook(struct teng *te, struct tev *ev, uint32_t dflt)
 {
 	if (ev->kind == K_CLONE) {
 		te->user[3] = ev->arg;
-		t_msleep(50);
+		for (int i = 0; i < 100 && t_state(ev->arg) != 't'; i++)
+			t_msleep(5);
 		te->user[4] = t_state(ev->arg);
 	}
 	return dflt;

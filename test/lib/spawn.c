@@ -237,6 +237,45 @@ TEST_T(spawn_without_engines_runs_to_completion, 10)
 	t_kill(pid);
 }
 
+TEST_T(spawn_opts_size_limits_fields_read, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	char cwd[4096], want[8192];
+	char *envp[] = { "UT_VAR=short opts", NULL };
+	char *argv[] = { (char *)test_prog("print_args"), NULL };
+	/* An older caller's struct: only size and envp. */
+	struct utrace_spawn_opts o = {
+		.size = offsetof(struct utrace_spawn_opts, cwd),
+		.envp = envp,
+		.cwd = "/nonexistent/utrace-test-dir",
+	};
+	struct teng *te;
+	pid_t pid = -1;
+	int out;
+
+	CHECK(getcwd(cwd, sizeof(cwd)));
+	CHECK_EQ(t_spawn_opts(t, &out, &o, &pid, argv), 0);
+	te = t_attach(t, pid, EV_LIFE, NULL);
+	t_run(t);
+	snprintf(want, sizeof(want), "ENV=short opts\nCWD=%s\n", cwd);
+	CHECK_STR(t_read_all(out), want);
+	t_check_death_reap(te);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(spawn_bad_arguments, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	char *empty[] = { NULL };
+	pid_t pid = -1;
+
+	CHECK(utrace_spawn(t, NULL, NULL, &pid) < 0);
+	CHECK(utrace_spawn(t, empty, NULL, &pid) < 0);
+	t_run(t);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();
