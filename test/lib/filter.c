@@ -107,6 +107,8 @@ TEST_T(set_syscalls_back_to_all, 10)
 	for (int i = 0; i < f->user[2]; i++)
 		if (tlog[i].kind == K_SYSENTRY || tlog[i].kind == K_SYSEXIT)
 			CHECK_EQ(tlog[i].nr, SYS_getuid);
+	if (tlog_count_nr(f->id, K_SYSENTRY, SYS_getuid) != 20)
+		tlog_dump(f->user[2] - 4, 24);
 	CHECK_EQ(tlog_count_nr(f->id, K_SYSENTRY, SYS_getuid), 20);
 	CHECK_EQ(tlog_count_nr(f->id, K_SYSENTRY, SYS_getppid), 15);
 	CHECK_EQ(tlog_count_nr(f->id, K_SYSENTRY, SYS_getpid), 15);
@@ -145,6 +147,124 @@ TEST_T(set_syscalls_on_seized_process, 10)
 	t_check_death_reap(g);
 	utrace_engine_put(f->e);
 	utrace_engine_put(g->e);
+	utrace_tracer_free(t);
+}
+
+static int seccomp_mode(pid_t pid)
+{
+	char path[64], line[256];
+	int v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+TEST_T(set_syscalls_at_spawn_uses_seccomp_filter, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "threads_idle", "0", "8", NULL);
+	struct teng *f = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE, NULL);
+	long s[] = { SYS_getppid };
+
+	CHECK_EQ(utrace_set_syscalls(f->e, s, 1), 0);
+	CHECK(DISPATCH_UNTIL(t, f->n[K_SYSEXIT] >= 10, 3000));
+	CHECK_EQ(seccomp_mode(pid), 2);
+	check_only(f, s, 1);
+	CHECK(kill(pid, SIGKILL) == 0);
+	t_run(t);
+	t_check_death_reap(f);
+	utrace_engine_put(f->e);
+	utrace_tracer_free(t);
+}
+
+/* First getppid: return value changed at exit; second: aborted. */
+static uint32_t filt_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	struct utrace_syscall sc;
+
+	if (ev->nr != SYS_getppid)
+		return dflt;
+	CHECK_EQ(utrace_syscall_get(te->e, &sc), 0);
+	CHECK_EQ(sc.nr, SYS_getppid);
+	CHECK_EQ(sc.arch, AUDIT_ARCH_X86_64);
+	if (ev->kind == K_SYSENTRY && ++te->user[0] == 2)
+		return UTRACE_RESUME | UTRACE_SYSCALL_ABORT;
+	if (ev->kind == K_SYSEXIT && ++te->user[1] == 1) {
+		CHECK_EQ(sc.ret, getpid());
+		CHECK_EQ(utrace_syscall_set_return(te->e, 4242), 0);
+	}
+	return dflt;
+}
+
+TEST_T(set_syscalls_filtered_stops_can_change_results, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "syscalls", "ppid2", NULL);
+	struct teng *f = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE,
+				  filt_hook);
+	long s[] = { SYS_getppid };
+	char want[64];
+
+	CHECK_EQ(utrace_set_syscalls(f->e, s, 1), 0);
+	t_run(t);
+	snprintf(want, sizeof(want), "4242\n-1 errno %d\n", ENOSYS);
+	CHECK_STR(t_read_all(out), want);
+	CHECK_EQ(f->user[0], 2);
+	CHECK_EQ(f->user[1], 2);
+	check_only(f, s, 1);
+	t_check_death_reap(f);
+	utrace_engine_put(f->e);
+	utrace_tracer_free(t);
+}
+
+static uint32_t filt_stop_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind != K_SYSENTRY || ev->nr != SYS_getppid)
+		return dflt;
+	if (!(ev->action & UTRACE_SYSCALL_RESUMED) && te->user[0]++ == 0)
+		return UTRACE_STOP;
+	if (ev->action & UTRACE_SYSCALL_RESUMED && te->user[1]++ == 0)
+		CHECK_EQ(utrace_syscall_set_nr(te->e, SYS_getpid), 0);
+	return dflt;
+}
+
+TEST_T(set_syscalls_filtered_entry_stop_and_repeat, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "syscalls", "ppid2", NULL);
+	struct teng *f = t_attach(t, pid, UTRACE_EVENT_SYSCALL |
+				  UTRACE_EVENT(QUIESCE) | EV_LIFE,
+				  filt_stop_hook);
+	long s[] = { SYS_getppid };
+	struct utrace_syscall sc;
+	char want[64];
+
+	CHECK_EQ(utrace_set_syscalls(f->e, s, 1), 0);
+	CHECK(DISPATCH_UNTIL(t, f->user[0] == 1, 3000));
+	t_dispatch_for(t, 200);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(utrace_syscall_get(f->e, &sc), 0);
+	CHECK_EQ(sc.nr, SYS_getppid);
+	CHECK_EQ(utrace_control(f->e, UTRACE_REPORT), 0);
+	t_run(t);
+	CHECK_EQ(f->user[1], 1);
+	snprintf(want, sizeof(want), "%d\n%d\n", pid, getpid());
+	CHECK_STR(t_read_all(out), want);
+	/* getpid is outside the set: its exit is not reported. */
+	CHECK_EQ(tlog_count_nr(f->id, K_SYSEXIT, SYS_getppid), 1);
+	check_only(f, s, 1);
+	t_check_death_reap(f);
+	utrace_engine_put(f->e);
 	utrace_tracer_free(t);
 }
 

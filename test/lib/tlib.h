@@ -523,6 +523,8 @@ static const char *const t_kind_names[K_NKINDS] __attribute__((unused)) = {
 /* Print the log on stderr as "#" lines, to explain a failure. */
 static inline void tlog_dump(int from, int max)
 {
+	if (from < 0)
+		from = 0;
 	for (int i = from; i < tlog_n && i < from + max; i++)
 		fprintf(stderr, "# [%d] eng %d %s tid %d action %#x arg %#lx "
 			"nr %ld ret %#x\n", i, tlog[i].eng,
