@@ -463,6 +463,7 @@ TEST_T(inject_exact_siginfo, 10)
 					  EV_LIFE, NULL);
 		char want[128], line[256];
 
+		signal(SIGPIPE, SIG_IGN);
 		a->user[1] = m == 0 ? SIGUSR2 : SIGUSR1;
 		wait_ready_blocked(t, out, pid);
 		interrupt_and_wait(t, a, NULL);
@@ -473,7 +474,9 @@ TEST_T(inject_exact_siginfo, 10)
 			CHECK_STR(line, want);
 		} else {
 			t_dispatch_for(t, 100);
-			CHECK(write(in, "data\n", 5) == 5);
+			/* Without SA_RESTART the read may be over already. */
+			if (write(in, "data\n", 5) != 5)
+				CHECK(m == 2);
 			CHECK(s_readline(t, out, line, sizeof(line), 3000));
 			/* SA_RESTART: the read goes on; otherwise EINTR. */
 			CHECK_STR(line, m == 1 ?
