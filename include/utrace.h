@@ -152,7 +152,8 @@ void utrace_break(struct utrace_tracer *t);
 
 /* -- Getting threads ----------------------------------------------------- */
 
-#define UTRACE_SPAWN_KILL_ON_EXIT	0x0001
+#define UTRACE_SPAWN_KILL_ON_EXIT	0x0001	/* the child dies with the tracer */
+#define UTRACE_SPAWN_NO_FILTER		0x0002	/* no seccomp filter: see utrace_spawn(3) */
 
 struct utrace_spawn_opts {
 	size_t size;		/* sizeof(struct utrace_spawn_opts) */

@@ -92,6 +92,12 @@ struct uthread {
 	bool step_mode;		/* last restarted with a step request */
 	bool kill_on_exit;
 	bool killed;		/* SIGKILL broke in: nothing may hold it */
+	bool filtered;		/* our seccomp filter is installed */
+	bool no_filter;		/* UTRACE_SPAWN_NO_FILTER */
+	bool setup;		/* child installing it: report nothing */
+	bool full;		/* must stop at every syscall (recalc) */
+	bool entry_reported;	/* this syscall's entry was reported */
+	uint64_t fset[UTRACE__SYSSET_BITS / 64];	/* filter's syscalls */
 	int req;		/* pending REPORT/INTERRUPT, or RESUME */
 	int step;		/* SINGLESTEP/BLOCKSTEP wanted, or RESUME */
 	int stop_sig;		/* signal to pass when restarting */
@@ -222,7 +228,14 @@ void utrace__signal_queue(struct uthread *th);
 bool utrace__signal_placeholder(struct uthread *th, int sig);
 
 /* spawn.c */
+#define UTRACE__FILTER_MAX 4096	/* BPF_MAXINSNS */
 void utrace__release_spawned(struct utrace_tracer *t);
+struct sock_filter *utrace__spawn_filter_buf(void);
+unsigned short *utrace__spawn_filter_len(void);
+
+/* filter.c */
+void utrace__filter_setup(struct uthread *th);
+bool utrace__filter_covers(const struct uthread *th);
 
 static inline int utrace__min(int a, int b)
 {

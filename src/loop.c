@@ -426,8 +426,11 @@ static void let_go(struct utrace_tracer *t, struct uthread *th,
 
 	while ((e = th->head) || (e = th->ahead))
 		utrace__engine_unlink(e);
-	if (th->kill_on_exit) {
-		/* Reaped by reap_killed() once every thread is dealt with. */
+	if (th->kill_on_exit || th->filtered) {
+		/*
+		 * Reaped by reap_killed() once every thread is dealt with.  A
+		 * filtered thread would see ENOSYS once untraced (filter.c).
+		 */
 		pid_t *k = realloc(killed->tids, (killed->n + 1) * sizeof(pid_t));
 
 		kill(th->tid, SIGKILL);

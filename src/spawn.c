@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -20,6 +23,38 @@
 #include "internal.h"
 
 extern char **environ;
+
+/*
+ * The child's copies of these are filled in by the tracer (filter.c) while
+ * the child waits at its spawn stop; the child installs the filter before
+ * execve.  They are used in children only.
+ */
+static volatile unsigned short child_filter_len;
+static struct sock_filter child_filter[UTRACE__FILTER_MAX];
+
+struct sock_filter *utrace__spawn_filter_buf(void)
+{
+	return child_filter;
+}
+
+unsigned short *utrace__spawn_filter_len(void)
+{
+	return (unsigned short *)&child_filter_len;
+}
+
+/* In the child: install the filter the tracer gave, if any. */
+static void child_install_filter(void)
+{
+	struct sock_fprog prog = { child_filter_len, child_filter };
+
+	if (!prog.len)
+		return;
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0L, &prog) == 0)
+		return;
+	/* Without CAP_SYS_ADMIN a filter needs no_new_privs. */
+	if (syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) == 0)
+		syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0L, &prog);
+}
 
 static int executable(const char *path)
 {
@@ -99,6 +134,8 @@ void utrace__release_spawned(struct utrace_tracer *t)
 		struct uthread *th = t->spawned[--t->nspawned];
 
 		th->hold &= ~HOLD_SPAWN;
+		if (!th->no_filter)
+			utrace__filter_setup(th);
 		utrace__settle_later(th);
 	}
 }
@@ -151,6 +188,7 @@ static int do_spawn(void *arg)
 			_exit(127);
 		/* The stop our tracer waits for; engines never see it. */
 		syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
+		child_install_filter();
 		execve(path, a->argv, envp);
 		_exit(127);
 	}
@@ -186,6 +224,7 @@ static int do_spawn(void *arg)
 		return -ENOMEM;
 	}
 	th->kill_on_exit = kill_on_exit;
+	th->no_filter = o.flags & UTRACE_SPAWN_NO_FILTER;
 	if (WIFSTOPPED(st)) {
 		th->state = TH_STOPPED;
 		th->stop = STOP_SPAWN;

@@ -76,6 +76,33 @@ static void syscall_exit(struct uthread *th, const struct ptrace_syscall_info *i
 		utrace__report(th, &ev);
 }
 
+/*
+ * While a spawned child installs its filter (th->setup), its syscalls are
+ * the library's: none is reported, and the seccomp call's result says
+ * whether the filter is in.  The execve entry ends the setup.
+ */
+static bool setup_stop(struct uthread *th, const struct ptrace_syscall_info *in)
+{
+	if (in->op == PTRACE_SYSCALL_INFO_EXIT) {
+		if (th->sc.nr == SYS_seccomp) {
+			th->filtered = in->exit.rval == 0;
+			if (!th->filtered)
+				ptrace(PTRACE_SETOPTIONS, th->tid, 0L,
+				       utrace__ptrace_opts(th->kill_on_exit));
+			utrace__thread_recalc(th);
+		}
+		th->stop = STOP_SYSCALL_EXIT;
+		return true;
+	}
+	th->sc.nr = (long)in->entry.nr;
+	th->stop = STOP_SYSCALL_ENTRY;
+	if (th->sc.nr != SYS_execve)
+		return true;
+	th->setup = false;
+	utrace__thread_recalc(th);
+	return false;
+}
+
 static void syscall_stop(struct uthread *th)
 {
 	struct ptrace_syscall_info in;
@@ -85,12 +112,25 @@ static void syscall_stop(struct uthread *th)
 		th->stop = STOP_INTERRUPT;
 		return;
 	}
+	if (th->setup && setup_stop(th, &in))
+		return;
 	switch (in.op) {
-	case PTRACE_SYSCALL_INFO_ENTRY:
 	case PTRACE_SYSCALL_INFO_SECCOMP:
+		/* Right after a syscall-entry stop: reported there already. */
+		if (th->entry_reported && th->sc.nr == (long)in.entry.nr) {
+			th->entry_reported = false;
+			th->stop = STOP_SYSCALL_ENTRY;
+			break;
+		}
+		th->entry_reported = false;
+		syscall_entry(th, &in);
+		break;
+	case PTRACE_SYSCALL_INFO_ENTRY:
+		th->entry_reported = true;
 		syscall_entry(th, &in);
 		break;
 	case PTRACE_SYSCALL_INFO_EXIT:
+		th->entry_reported = false;
 		syscall_exit(th, &in);
 		break;
 	default:
@@ -156,6 +196,8 @@ static void clone_stop(struct uthread *th, int event)
 	if (c) {
 		c->tgid = flags & CLONE_THREAD ? th->tgid : child;
 		c->kill_on_exit = th->kill_on_exit;
+		c->filtered = th->filtered;	/* filters are inherited */
+		memcpy(c->fset, th->fset, sizeof(c->fset));
 		c->hold |= HOLD_CLONE;
 	}
 	event_init(&ev, EV_CLONE);

@@ -169,12 +169,31 @@ bool utrace__thread_held(const struct uthread *th)
 	return false;
 }
 
-/* Must the thread stop at syscalls the next time it runs? */
+/*
+ * Must the thread stop at this syscall's exit, or the next stop point,
+ * whatever the engines' masks?  (A pending report, an aborted syscall's
+ * return value, a deferred stop.)
+ */
+static bool need_exit(const struct uthread *th)
+{
+	if (th->req != UTRACE_RESUME || th->abort_pending || th->abort ||
+	    utrace__thread_held(th))
+		return true;
+	if (th->stop != STOP_SYSCALL_ENTRY ||
+	    !(th->events & UTRACE_EVENT(SYSCALL_EXIT)))
+		return false;
+	for (const struct utrace_engine *e = th->head; e; e = e->next)
+		if (!(atomic_load(&e->flags) & ENG_DETACHED) &&
+		    (e->events & UTRACE_EVENT(SYSCALL_EXIT)) &&
+		    utrace__engine_wants_nr(e, th->sc.nr))
+			return true;
+	return false;
+}
+
+/* Restart with PTRACE_SYSCALL (rather than PTRACE_CONT)? */
 static bool need_syscall(const struct uthread *th)
 {
-	return (th->events & UTRACE_EVENT_SYSCALL) ||
-	       th->req != UTRACE_RESUME || th->abort_pending ||
-	       utrace__thread_held(th);
+	return th->full || need_exit(th);
 }
 
 void utrace__interrupt(struct uthread *th)
@@ -196,13 +215,17 @@ void utrace__thread_recalc(struct uthread *th)
 		if (live(e))
 			ev |= e->events;
 	th->events = ev;
+	/* Every syscall must stop, unless our filter stops the wanted ones. */
+	th->full = th->setup || ((ev & UTRACE_EVENT_SYSCALL) &&
+				 (!th->filtered || !utrace__filter_covers(th)));
 	/*
-	 * A running thread restarted with the wrong request (or with nobody
-	 * left to trace it) is brought to a stop so settle() can fix that.
+	 * A running thread restarted without the syscall stops it now needs
+	 * (or with nobody left to trace it) is brought to a stop so settle()
+	 * can fix that.
 	 */
 	if (th->state == TH_RUNNING && !th->listening && !th->step_mode &&
-	    (th->syscall_mode != need_syscall(th) ||
-	     !utrace__thread_has_engines(th)))
+	    ((th->full && !th->syscall_mode) ||
+	     (!th->filtered && !utrace__thread_has_engines(th))))
 		utrace__interrupt(th);
 }
 
@@ -326,7 +349,8 @@ void utrace__settle(struct uthread *th)
 		if (th->state != TH_STOPPED || th->in_pass || th->hold ||
 		    th->dead)
 			return;
-		if (!utrace__thread_has_engines(th)) {
+		if (!utrace__thread_has_engines(th) && !th->filtered &&
+		    !th->setup) {
 			utrace__release_thread(th);
 			return;
 		}
