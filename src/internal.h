@@ -97,6 +97,7 @@ struct uthread {
 	bool setup;		/* child installing it: report nothing */
 	bool full;		/* must stop at every syscall (recalc) */
 	bool entry_reported;	/* this syscall's entry was reported */
+	bool want_exit;		/* an engine wants this syscall's exit */
 	uint64_t fset[UTRACE__SYSSET_BITS / 64];	/* filter's syscalls */
 	int req;		/* pending REPORT/INTERRUPT, or RESUME */
 	int step;		/* SINGLESTEP/BLOCKSTEP wanted, or RESUME */
@@ -147,6 +148,7 @@ struct utrace_tracer {
 	pthread_cond_t cond;
 	struct utrace__req *reqs, **reqs_tail;
 	atomic_bool brk;
+	atomic_bool nreqs;			/* reqs is not empty */
 	atomic_bool sleeping;			/* loop blocked in waitpid */
 	unsigned long gen;			/* dispatch generation */
 	int efd;				/* utrace_fd, -1 until asked */
@@ -174,6 +176,7 @@ void utrace__interrupt(struct uthread *th);
 void utrace__release_thread(struct uthread *th);
 void utrace__death(struct uthread *th, int status);
 int utrace__regs_load(struct uthread *th);
+bool utrace__exit_wanted(const struct uthread *th, long nr);
 long utrace__ptrace_opts(bool kill_on_exit);
 
 /* engine.c */

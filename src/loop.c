@@ -93,6 +93,7 @@ int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg)
 	pthread_mutex_lock(&t->lock);
 	*t->reqs_tail = &r;
 	t->reqs_tail = &r.next;
+	atomic_store(&t->nreqs, true);
 	while (!r.done) {
 		ring(t);
 		/* Re-ring: the signal may land just before waitpid blocks. */
@@ -113,7 +114,11 @@ static int run_requests(struct utrace_tracer *t)
 	struct utrace__req *r;
 	int n = 0;
 
+	/* The hot path: nothing queued, no lock taken. */
+	if (!atomic_load(&t->nreqs))
+		return 0;
 	pthread_mutex_lock(&t->lock);
+	atomic_store(&t->nreqs, false);
 	while ((r = t->reqs)) {
 		t->reqs = r->next;
 		if (!t->reqs)
@@ -209,6 +214,9 @@ UTRACE_EXPORT int utrace_tracer_new(struct utrace_tracer **out)
 
 static void bump_gen(struct utrace_tracer *t)
 {
+	/* Only utrace_fd's helper thread waits for dispatches. */
+	if (!t->waiter_started)
+		return;
 	pthread_mutex_lock(&t->lock);
 	t->gen++;
 	pthread_cond_broadcast(&t->cond);
@@ -289,13 +297,14 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 	}
 	drain(t);
 	if (t->qlen == 0 && timeout_ms != 0 && t->nthreads &&
-	    !atomic_load(&t->brk) && !t->reqs) {
+	    !atomic_load(&t->brk) && !atomic_load(&t->nreqs)) {
 		if (timeout_ms < 0) {
 			int st;
 			pid_t pid;
 
 			atomic_store(&t->sleeping, true);
-			pid = t->reqs ? 0 : waitpid(-1, &st, __WALL | __WNOTHREAD);
+			pid = atomic_load(&t->nreqs) ? 0 :
+			      waitpid(-1, &st, __WALL | __WNOTHREAD);
 			atomic_store(&t->sleeping, false);
 			if (pid > 0)
 				queue_push(t, pid, st);
@@ -331,6 +340,8 @@ UTRACE_EXPORT int utrace_dispatch(struct utrace_tracer *t, int timeout_ms)
 	t->depth++;
 	n = dispatch_once(t, timeout_ms);
 	t->depth--;
+	/* A break is for one wait: a dispatch loop of the caller's own. */
+	atomic_store(&t->brk, false);
 	return n;
 }
 
@@ -348,7 +359,7 @@ UTRACE_EXPORT int utrace_run(struct utrace_tracer *t)
 	for (;;) {
 		if (atomic_exchange(&t->brk, false))
 			break;
-		if (!t->nthreads && !t->reqs)
+		if (!t->nthreads && !atomic_load(&t->nreqs))
 			break;
 		dispatch_once(t, -1);
 	}
@@ -389,8 +400,14 @@ UTRACE_EXPORT int utrace_fd(struct utrace_tracer *t)
 		}
 	}
 	if (!t->waiter_started) {
+		sigset_t all, old;
+
+		/* The helper must not take the application's signals. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
 		if (pthread_create(&t->waiter, NULL, waiter_main, t) == 0)
 			t->waiter_started = true;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	pthread_mutex_unlock(&t->lock);
 	return t->waiter_started ? t->efd : -EAGAIN;

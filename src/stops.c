@@ -50,6 +50,8 @@ static void syscall_entry(struct uthread *th, const struct ptrace_syscall_info *
 	if (utrace__wants(th, &ev))
 		th->abort = utrace_syscall_action(utrace__report(th, &ev)) ==
 			    UTRACE_SYSCALL_ABORT;
+	/* Asked after the pass: an engine may have changed its mask. */
+	th->want_exit = utrace__exit_wanted(th, th->sc.nr);
 }
 
 static void syscall_exit(struct uthread *th, const struct ptrace_syscall_info *in)
@@ -57,6 +59,7 @@ static void syscall_exit(struct uthread *th, const struct ptrace_syscall_info *i
 	struct utrace__event ev;
 
 	th->stop = STOP_SYSCALL_EXIT;
+	th->want_exit = false;
 	th->sc.ret = (long)in->exit.rval;
 	if (th->sc.nr < 0 && utrace__regs_load(th) == 0)
 		th->sc.nr = (long)th->regs.orig_rax;

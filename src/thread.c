@@ -176,16 +176,19 @@ bool utrace__thread_held(const struct uthread *th)
  */
 static bool need_exit(const struct uthread *th)
 {
-	if (th->req != UTRACE_RESUME || th->abort_pending || th->abort ||
-	    utrace__thread_held(th))
-		return true;
-	if (th->stop != STOP_SYSCALL_ENTRY ||
-	    !(th->events & UTRACE_EVENT(SYSCALL_EXIT)))
+	return th->want_exit || th->req != UTRACE_RESUME ||
+	       th->abort_pending || th->abort || utrace__thread_held(th);
+}
+
+/* At a syscall's entry: will an engine want its exit? */
+bool utrace__exit_wanted(const struct uthread *th, long nr)
+{
+	if (!(th->events & UTRACE_EVENT(SYSCALL_EXIT)))
 		return false;
 	for (const struct utrace_engine *e = th->head; e; e = e->next)
 		if (!(atomic_load(&e->flags) & ENG_DETACHED) &&
 		    (e->events & UTRACE_EVENT(SYSCALL_EXIT)) &&
-		    utrace__engine_wants_nr(e, th->sc.nr))
+		    utrace__engine_wants_nr(e, nr))
 			return true;
 	return false;
 }

@@ -5,10 +5,12 @@
 O=${O:-build}
 case $O in /*) ;; *) O=$(pwd)/$O ;; esac
 U=$O/utrace
-P=$O/test/progs/cli_basic
 exp=$(dirname "$0")/expected
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A short program path: strace's -s 32 would cut a long one in execve.
+ln -s "$O/test/progs/cli_basic" "$tmp/prog"
+P=$tmp/prog
 
 norm() {
 	sed -E -e 's/0x[0-9a-f]{8,}/ADDR/g' -e "s|$P|PROG|g" \
