@@ -610,26 +610,77 @@ TEST_T(exec_by_thread_while_leader_held, 10)
 	utrace_tracer_free(t);
 }
 
+/* Follow clones; hold every new thread at its exit stop. */
+static uint32_t hold_child_exit_hook(struct teng *te, struct tev *ev,
+				     uint32_t dflt)
+{
+	if (ev->kind == K_CLONE) {
+		struct teng *c = t_attach(g_tracer, ev->arg, te->events,
+					  hold_child_exit_hook);
+
+		c->user[5] = 1;
+		utrace_engine_put(c->e);
+		return dflt;
+	}
+	if (ev->kind == K_EXIT && te->user[5]) {
+		te->user[0] = 1;
+		return UTRACE_STOP;
+	}
+	return dflt;
+}
+
+/*
+ * A thread that leaves by itself (SYS_exit, not exit_group) is held at its
+ * exit stop; SIGKILL to the process wins: death and reap everywhere.
+ */
 TEST_T(sigkill_thread_held_at_exit, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "threads", "1", NULL);
+	struct teng *m = t_attach(t, pid, UTRACE_EVENT(CLONE) |
+				  UTRACE_EVENT(EXIT) | EV_LIFE,
+				  hold_child_exit_hook);
+	struct teng *c;
+
+	CHECK(DISPATCH_UNTIL(t, tengs_n == m->id + 2 &&
+			     tengs[m->id + 1].user[0], 3000));
+	c = &tengs[m->id + 1];
+	t_dispatch_for(t, 100);
+	CHECK(t_stopped(c->tid));
+	CHECK(kill(pid, SIGKILL) == 0);
+	t_run(t);
+	t_check_death_reap(m);
+	t_check_death_reap(c);
+	CHECK(t_wait_gone(pid, 1000));
+	utrace_engine_put(m->e);
+	utrace_tracer_free(t);
+}
+
+/*
+ * After exit_group() the kernel drops every signal sent to the process,
+ * SIGKILL too (documented in utrace(7)): a thread held at its exit stop
+ * then stays until released, and dies at once when it is.
+ */
+TEST_T(exit_group_held_at_exit_dies_when_released, 10)
 {
 	struct utrace_tracer *t = t_tracer();
 	pid_t pid = t_spawn(t, NULL, "print_exit", "", "3", NULL);
 	struct teng *a = t_attach(t, pid, UTRACE_EVENT(EXIT) | EV_LIFE,
 				  hold_from_hook);
-	struct teng *b = t_attach(t, pid, UTRACE_EVENT(QUIESCE) | EV_LIFE,
-				  NULL);
 
 	a->user[1] = 3;
 	CHECK(DISPATCH_UNTIL(t, a->user[0], 3000));
-	t_dispatch_for(t, 100);
-	CHECK(t_stopped(pid));
 	CHECK(kill(pid, SIGKILL) == 0);
+	t_dispatch_for(t, 200);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(a->n[K_DEATH], 0);
+	a->user[0] = 0;
+	CHECK_EQ(utrace_control(a->e, UTRACE_RESUME), 0);
 	t_run(t);
 	t_check_death_reap(a);
-	t_check_death_reap(b);
-	CHECK(t_wait_gone(pid, 1000));
+	CHECK(WIFEXITED(tlog[tlog_find(0, a->id, K_DEATH)].arg));
+	CHECK_EQ(WEXITSTATUS(tlog[tlog_find(0, a->id, K_DEATH)].arg), 3);
 	utrace_engine_put(a->e);
-	utrace_engine_put(b->e);
 	utrace_tracer_free(t);
 }
 
