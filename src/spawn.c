@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,7 +252,12 @@ UTRACE_EXPORT int utrace_spawn(struct utrace_tracer *t, char *const argv[],
 
 	if (!t || !argv || !argv[0] || !pid)
 		return -EINVAL;
+	/* A smaller (older) structure: the fields past its size default. */
 	if (opts && opts->size < sizeof(size_t))
+		return -EINVAL;
+	if (opts && opts->size >= offsetof(struct utrace_spawn_opts, flags) +
+				  sizeof(opts->flags) &&
+	    (opts->flags & ~(UTRACE_SPAWN_KILL_ON_EXIT | UTRACE_SPAWN_NO_FILTER)))
 		return -EINVAL;
 	return utrace__call(t, do_spawn, &a);
 }
