@@ -111,7 +111,9 @@ install: all
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libutrace.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libutrace.so.$(SOVERSION)
 	ln -sf libutrace.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libutrace.so
-	install -m 644 $(O)/libutrace.pc $(DESTDIR)$(PKGDIR)/
+	# Made here, not at build time: PREFIX may differ from the build's.
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
+		libutrace.pc.in > $(DESTDIR)$(PKGDIR)/libutrace.pc
 	install -m 644 man/man3/*.3 $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 man/man7/*.7 $(DESTDIR)$(MANDIR)/man7/
 	$(if $(wildcard man/man1/*.1),install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/)

@@ -1,0 +1,66 @@
+#!/bin/sh
+# make install honours PREFIX and DESTDIR, and a program written only
+# against the public names builds with pkg-config against the installed
+# header and library, then traces a real program.
+O=${O:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+san=
+nm "$O/libutrace.a" 2>/dev/null | grep -q __asan_init &&
+	san="-fsanitize=address,undefined"
+
+if make -s O="$O" install PREFIX=/opt/ut DESTDIR="$tmp/root" >"$tmp/log" 2>&1 &&
+   [ -f "$tmp/root/opt/ut/include/utrace.h" ] &&
+   [ -f "$tmp/root/opt/ut/lib/libutrace.so.0" ] &&
+   [ -f "$tmp/root/opt/ut/share/man/man7/utrace.7" ] &&
+   [ -f "$tmp/root/opt/ut/share/man/man3/utrace_attach.3" ] &&
+   grep -q '^prefix=/opt/ut$' "$tmp/root/opt/ut/lib/pkgconfig/libutrace.pc"; then
+	echo "ok - install with PREFIX and DESTDIR"
+else
+	echo "not ok - install with PREFIX and DESTDIR"
+	sed 's/^/# /' "$tmp/log"
+fi
+
+cat >"$tmp/count.c" <<'C'
+#include <stdio.h>
+#include <utrace.h>
+
+static unsigned long n;
+
+static uint32_t on_entry(uint32_t action, struct utrace_engine *e)
+{
+	n++;
+	return UTRACE_RESUME;
+}
+
+static const struct utrace_engine_ops ops = {
+	.report_syscall_entry = on_entry,
+};
+
+int main(int argc, char **argv)
+{
+	struct utrace_tracer *t;
+	struct utrace_engine *e;
+	pid_t pid;
+
+	if (utrace_tracer_new(&t) || utrace_spawn(t, argv + 1, NULL, &pid) ||
+	    utrace_attach(t, pid, UTRACE_ATTACH_CREATE, &ops, NULL, &e) ||
+	    utrace_set_events(e, UTRACE_EVENT(SYSCALL_ENTRY)) ||
+	    utrace_run(t))
+		return 1;
+	utrace_engine_put(e);
+	utrace_tracer_free(t);
+	printf("%lu\n", n);
+	return n > 10 ? 0 : 1;
+}
+C
+# pkg-config answers for the installed prefix; DESTDIR moves the files.
+pc=$(PKG_CONFIG_PATH="$tmp/root/opt/ut/lib/pkgconfig" \
+	PKG_CONFIG_SYSROOT_DIR="$tmp/root" pkg-config --cflags --libs libutrace)
+if cc $san -Wall -Werror -o "$tmp/count" "$tmp/count.c" $pc 2>"$tmp/log" &&
+   LD_LIBRARY_PATH="$tmp/root/opt/ut/lib" "$tmp/count" /bin/true >"$tmp/out"; then
+	echo "ok - builds with pkg-config and traces /bin/true ($(cat "$tmp/out") syscalls)"
+else
+	echo "not ok - builds with pkg-config and traces /bin/true"
+	sed 's/^/# /' "$tmp/log" "$tmp/out" 2>/dev/null
+fi
