@@ -168,6 +168,18 @@ static inline struct teng *s_attach(struct utrace_tracer *t, pid_t tid,
 	return s_attach_ops(t, tid, &s_ops, events, hook);
 }
 
+/*
+ * A holder: while te->user[7] is set it votes UTRACE_STOP in every
+ * callback (a callback returning anything else would release its sticky
+ * STOP, as in the kernel), passing the event-specific bits along.
+ */
+static __attribute__((unused)) uint32_t s_hook_holder(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (te->user[7] && ev->kind != K_DEATH && ev->kind != K_REAP)
+		return UTRACE_STOP | (dflt & ~UTRACE_RESUME_MASK);
+	return dflt;
+}
+
 /* Number of K_SIGNAL records of engine eng (-1: any) for signal sig. */
 static inline int slog_count_sig(int eng, int sig)
 {
