@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * SIGKILL wins (SPEC section 10, reference 7.6) at every kind of stop:
- * syscall entry, syscall exit, signal, exit, group stop, held with
+ * syscall entry, syscall exit, signal, group stop, held with
  * utrace_control(STOP), stepping (at a step stop and between steps).
  * Every engine gets report_death then report_reap, nothing stays stopped,
- * utrace_run returns.  Also: detach while held (the thread runs on, its
+ * utrace_run returns.  (At the exit stop after exit_group the kernel drops
+ * the SIGKILL: the documented departure is checked instead.)  Also: detach while held (the thread runs on, its
  * pending signals are delivered, none lost) and detach racing a SIGKILL.
  */
 #include "harness.h"
@@ -146,6 +147,18 @@ static void kill_at(enum kwhere w)
 		CHECK(t_stopped(pid));
 		CHECK(!t_gone(pid));
 		CHECK_EQ(kill(pid, SIGKILL), 0);
+	}
+	if (w == KW_EXITSTOP) {
+		/*
+		 * Documented departure (utrace(7), "Signals and SIGKILL"):
+		 * the kernel drops SIGKILL sent to a process already in
+		 * exit_group, so the thread stays held until released, then
+		 * dies at once.
+		 */
+		t_dispatch_for(t, 200);
+		CHECK(t_stopped(pid));
+		h->user[1] = 0;
+		CHECK_EQ(utrace_control(h->e, UTRACE_RESUME), 0);
 	}
 	t_run(t);
 	CHECK(t_wait_gone(pid, 2000));
@@ -326,23 +339,11 @@ TEST_T(detach_racing_sigkill, 20)
 			fprintf(stderr, "# round %d: detach %d\n", i, r);
 		CHECK(r == 0 || r == -EALREADY || r == -ESRCH);
 		t_run(t);
-		if (!t_wait_gone(pid, 2000)) {
-			fprintf(stderr, "# round %d: detach %d, state %c, "
-				"tracer %d\n", i, r, t_state(pid),
+		if (!t_wait_gone(pid, 2000))
+			fprintf(stderr, "# round %d: detach returned %d; after "
+				"utrace_run the killed process is in state %c, "
+				"still traced by %d\n", i, r, t_state(pid),
 				t_tracer_pid(pid));
-			tlog_dump(0, 20);
-			{
-				char b[256];
-				FILE *f;
-
-				snprintf(b, sizeof(b), "cat /proc/%d/wchan; echo; grep -E 'State|SigPnd|ShdPnd' /proc/%d/status >&2", pid, pid);
-				f = popen(b, "r");
-				while (f && fgets(b, sizeof(b), f))
-					fprintf(stderr, "# %s", b);
-				if (f)
-					pclose(f);
-			}
-		}
 		CHECK(t_wait_gone(pid, 10));
 		utrace_engine_put(h->e);
 		CHECK_EQ(h->released, 1);
