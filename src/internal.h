@@ -91,6 +91,7 @@ struct uthread {
 	bool syscall_mode;	/* last restarted with PTRACE_SYSCALL */
 	bool step_mode;		/* last restarted with a step request */
 	bool kill_on_exit;
+	bool orphan;		/* first stop seen before the parent's event */
 	bool killed;		/* SIGKILL broke in: nothing may hold it */
 	bool filtered;		/* our seccomp filter is installed */
 	bool no_filter;		/* UTRACE_SPAWN_NO_FILTER */
@@ -137,6 +138,7 @@ struct utrace_tracer {
 	pid_t pid, loop_tid;
 	struct uthread **buckets;
 	unsigned nbuckets, nthreads;
+	unsigned norphans;			/* new children, parent unseen */
 	struct uthread *settle;			/* threads to reconsider */
 	struct uthread **spawned;		/* held at spawn */
 	unsigned nspawned, spawned_cap;

@@ -197,6 +197,10 @@ static void clone_stop(struct uthread *th, int event)
 	th->stop = STOP_CLONE;
 	c = child > 0 ? await_child(t, child) : NULL;
 	if (c) {
+		if (c->orphan) {
+			c->orphan = false;	/* its parent's event came */
+			t->norphans--;
+		}
 		c->tgid = flags & CLONE_THREAD ? th->tgid : child;
 		c->kill_on_exit = th->kill_on_exit;
 		c->filtered = th->filtered;	/* filters are inherited */
@@ -406,6 +410,8 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
 		th->state = TH_STOPPED;
 		th->stop = STOP_INITIAL;
 		th->hold = HOLD_CLONE;
+		th->orphan = true;
+		t->norphans++;
 		return;
 	}
 	/*

@@ -5,6 +5,8 @@
  * another report, is restarted (and how), or is let go.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
@@ -126,6 +128,8 @@ void utrace__thread_free(struct uthread *th)
 
 	table_remove(t, th);
 	t->nthreads--;
+	if (th->orphan)
+		t->norphans--;
 	if (th->on_settle) {
 		for (struct uthread **pp = &t->settle; *pp; pp = &(*pp)->snext) {
 			if (*pp == th) {
@@ -416,10 +420,51 @@ void utrace__settle(struct uthread *th)
  * utrace__death - report a thread's death and reap, then forget it
  * @status: the wait status
  */
+/* Parent process id of a thread, from /proc; 0 if unknown. */
+static pid_t ppid_of(pid_t tid)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strstr(buf, "\nPPid:");
+	return p ? atoi(p + 6) : 0;
+}
+
+/*
+ * A process died between creating a child and reporting it (SIGKILL): its
+ * new children, held for a clone event that will never come, are let go.
+ */
+static void release_orphans(struct utrace_tracer *t, pid_t tgid)
+{
+	for (unsigned b = 0; b < t->nbuckets && t->norphans; b++) {
+		for (struct uthread *c = t->buckets[b]; c; c = c->hnext) {
+			if (!c->orphan || ppid_of(c->tid) != tgid)
+				continue;
+			c->hold &= ~HOLD_CLONE;
+			c->orphan = false;
+			t->norphans--;
+			utrace__settle_later(c);
+		}
+	}
+}
+
 void utrace__death(struct uthread *th, int status)
 {
 	struct utrace__event ev;
 	struct utrace_engine *e;
+
+	if (th->t->norphans && th->tid == th->tgid)
+		release_orphans(th->t, th->tgid);
 
 	th->state = TH_DEAD;
 	th->stop = STOP_NONE;
