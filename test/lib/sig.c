@@ -303,6 +303,25 @@ TEST_T(hold_signal_seen_again, 10)
 	utrace_tracer_free(t);
 }
 
+/* A held signal sent with kill() (SI_USER) comes back as it was. */
+TEST_T(hold_kill_sent_signal, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out, i;
+	pid_t pid = t_spawn(t, &out, "sig_self", NULL);
+	struct teng *a = s_attach(t, pid, ALL_SIG, hook_hold);
+
+	a->user[0] = 1;		/* the first one held once */
+	t_run(t);
+	CHECK_STR(t_read_all(out), "handled 2\n");
+	CHECK_EQ(slog_count_sig(a->id, SIGUSR1), 3);
+	i = slog_find_sig(0, a->id, SIGUSR1);
+	i = slog_find_sig(i + 1, a->id, SIGUSR1);
+	CHECK_EQ(s_si[i].si_code, SI_USER);
+	CHECK_EQ(s_si[i].si_pid, pid);
+	utrace_tracer_free(t);
+}
+
 /* HOLD with STOP: the thread stays at the signal; on resume, seen again. */
 static uint32_t hook_hold_stop(struct teng *te, struct tev *ev, uint32_t dflt)
 {
