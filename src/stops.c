@@ -400,6 +400,11 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
 		}
 		return;
 	}
+	if (!th && event != PTRACE_EVENT_STOP) {
+		/* Not a new child: a thread we forgot (let go as it died). */
+		ptrace(PTRACE_DETACH, pid, 0L, event ? 0L : (long)sig);
+		return;
+	}
 	if (!th) {
 		/* A new child whose parent's clone event is still to come. */
 		th = utrace__thread_new(t, pid, pid);

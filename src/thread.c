@@ -288,12 +288,29 @@ void utrace__release_thread(struct uthread *th)
 {
 	int sig = th->stop == STOP_SIGNAL ? th->stop_sig : 0;
 
+	if (th->pend_queue && th->stop == STOP_SIGNAL && !sig) {
+		/* A held signal, at its own delivery stop: deliver it as is. */
+		th->si = th->pend_info;
+		sig = th->pend_sig;
+		th->pend_queue = false;
+		ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
+	}
 	regs_flush(th);
-	ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
-	/* A held or injected signal is owed to the program: send it as is. */
-	if (th->pend_queue)
-		syscall(SYS_rt_tgsigqueueinfo, th->tgid, th->tid,
-			th->pend_sig, &th->pend_info);
+	if (ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig) < 0 &&
+	    errno == ESRCH) {
+		/*
+		 * SIGKILL woke it first: it is dying, still ours.  Its next
+		 * status (exit stop or death) comes back here or to death.
+		 */
+		th->state = TH_RUNNING;
+		th->stop = STOP_NONE;
+		return;
+	}
+	/* A held or injected signal is owed to the program: send it. */
+	if (th->pend_queue &&
+	    syscall(SYS_rt_tgsigqueueinfo, th->tgid, th->tid, th->pend_sig,
+		    &th->pend_info) < 0)
+		syscall(SYS_tgkill, th->tgid, th->tid, th->pend_sig);
 	utrace__thread_free(th);
 }
 
