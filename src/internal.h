@@ -79,6 +79,10 @@ struct uthread {
 	struct utrace_engine *head, *tail;	/* attached, in attach order */
 	struct utrace_engine *ahead;		/* attached during a pass */
 	unsigned long events;			/* union of engines' masks */
+	/* engines a syscall pass visits, in attach order (report.c) */
+	struct utrace_engine **sys;
+	unsigned nsys, sys_cap;
+	bool sys_dirty;
 	enum utrace__thstate state;
 	enum utrace__stop stop;
 	unsigned hold;
@@ -178,7 +182,6 @@ void utrace__interrupt(struct uthread *th);
 void utrace__release_thread(struct uthread *th);
 void utrace__death(struct uthread *th, int status);
 int utrace__regs_load(struct uthread *th);
-bool utrace__exit_wanted(const struct uthread *th, long nr);
 long utrace__ptrace_opts(bool kill_on_exit);
 
 /* engine.c */
@@ -217,7 +220,8 @@ struct utrace__event {
 };
 
 uint32_t utrace__report(struct uthread *th, struct utrace__event *ev);
-bool utrace__wants(const struct uthread *th, const struct utrace__event *ev);
+bool utrace__wants(struct uthread *th, const struct utrace__event *ev);
+bool utrace__exit_wanted(struct uthread *th, long nr);
 void utrace__pass_end(struct uthread *th);
 
 /* stops.c */

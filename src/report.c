@@ -14,6 +14,8 @@
  *    return and the last engine called decides them;
  *  - engines attached during the pass wait for the next one.
  */
+#include <stdlib.h>
+
 #include "internal.h"
 
 static unsigned long event_bit(const struct utrace__event *ev)
@@ -55,12 +57,67 @@ static bool engine_visited(const struct utrace_engine *e,
 }
 
 /*
+ * The engines a syscall pass visits (syscall events or QUIESCE), kept in an
+ * array rebuilt after any change of masks or engines (thread.c recalc), so
+ * the hot path costs O(engines that want syscalls), not O(all engines).
+ * Never rebuilt during a pass: detached engines stay in it, marked, until
+ * the pass ends (pairs with utrace__pass_end).
+ */
+static void sys_update(struct uthread *th)
+{
+	const unsigned long want = UTRACE_EVENT_SYSCALL | UTRACE_EVENT(QUIESCE);
+	struct utrace_engine *e;
+	unsigned n = 0;
+
+	if (!th->sys_dirty || th->in_pass)
+		return;
+	for (e = th->head; e; e = e->next)
+		if (!(atomic_load(&e->flags) & ENG_DETACHED) && (e->events & want))
+			n++;
+	if (n > th->sys_cap) {
+		struct utrace_engine **a = realloc(th->sys, n * sizeof(*a));
+
+		if (!a)
+			return;		/* keep the old list; try again later */
+		th->sys = a;
+		th->sys_cap = n;
+	}
+	n = 0;
+	for (e = th->head; e; e = e->next)
+		if (!(atomic_load(&e->flags) & ENG_DETACHED) && (e->events & want))
+			th->sys[n++] = e;
+	th->nsys = n;
+	th->sys_dirty = false;
+}
+
+static bool any_wants_nr(struct uthread *th, unsigned long bit, long nr)
+{
+	if (!(th->events & bit))
+		return false;
+	sys_update(th);
+	for (unsigned i = 0; i < th->nsys; i++) {
+		const struct utrace_engine *e = th->sys[i];
+
+		if (!(atomic_load(&e->flags) & ENG_DETACHED) &&
+		    (e->events & bit) && utrace__engine_wants_nr(e, nr))
+			return true;
+	}
+	return false;
+}
+
+/* At a syscall's entry: will an engine want its exit? */
+bool utrace__exit_wanted(struct uthread *th, long nr)
+{
+	return any_wants_nr(th, UTRACE_EVENT(SYSCALL_EXIT), nr);
+}
+
+/*
  * Is there a pass to make at all?  Only when some engine asked for the event
  * itself: QUIESCE alone does not cause event reports, except for death and
  * signals, where the kernel reports to QUIESCE engines too (reference 2.1,
  * 7.1), and event 0, which is QUIESCE's own.
  */
-bool utrace__wants(const struct uthread *th, const struct utrace__event *ev)
+bool utrace__wants(struct uthread *th, const struct utrace__event *ev)
 {
 	unsigned long bit = event_bit(ev);
 
@@ -73,14 +130,7 @@ bool utrace__wants(const struct uthread *th, const struct utrace__event *ev)
 		return th->events & (bit | UTRACE_EVENT(QUIESCE));
 	case EV_SYSCALL_ENTRY:
 	case EV_SYSCALL_EXIT:
-		if (!(th->events & bit))
-			return false;
-		for (const struct utrace_engine *e = th->head; e; e = e->next)
-			if (!(atomic_load(&e->flags) & ENG_DETACHED) &&
-			    (e->events & bit) &&
-			    utrace__engine_wants_nr(e, ev->nr))
-				return true;
-		return false;
+		return any_wants_nr(th, bit, ev->nr);
 	default:
 		return th->events & bit;
 	}
@@ -258,6 +308,33 @@ void utrace__pass_end(struct uthread *th)
 	utrace__thread_recalc(th);
 }
 
+/* One engine's turn in an ordinary pass: quiesce, then its event. */
+static uint32_t visit(struct uthread *th, struct utrace_engine *e,
+		      struct utrace__event *ev, unsigned long bit,
+		      uint32_t bits, uint32_t action)
+{
+	bool called;
+	uint32_t ret;
+
+	if (!engine_visited(e, ev))
+		return action;
+	if (e->events & UTRACE_EVENT(QUIESCE) && e->ops->report_quiesce) {
+		ret = e->ops->report_quiesce(action, e, bit);
+		action = fold(th, e, action, ret, 0, false);
+		if (atomic_load(&e->flags) & ENG_DETACHED)
+			return action;
+	}
+	if (atomic_load(&e->flags) & ENG_STOP)
+		action &= ~UTRACE_RESUME_MASK;
+	/* The mask is read again: report_quiesce may have set it. */
+	if (!(e->events & bit))
+		return action;
+	ret = call_event(e, ev, action, &called);
+	if (called)
+		action = fold(th, e, action, ret, bits, false);
+	return action;
+}
+
 /**
  * utrace__report - run one reporting pass over @th's engines
  * @th: the thread, stopped (or dead) on the loop thread
@@ -276,6 +353,8 @@ uint32_t utrace__report(struct uthread *th, struct utrace__event *ev)
 	struct utrace_engine *e;
 
 	splice_attaching(th);
+	if (is_syscall(ev))
+		sys_update(th);		/* before in_pass: may rebuild */
 	th->in_pass++;
 	switch (ev->type) {
 	case EV_SIGNAL:
@@ -297,27 +376,15 @@ uint32_t utrace__report(struct uthread *th, struct utrace__event *ev)
 	}
 
 	action = UTRACE_RESUME | ev->action;
-	for (e = reverse ? th->tail : th->head; e;
-	     e = reverse ? e->prev : e->next) {
-		bool called;
-		uint32_t ret;
-
-		if (!engine_visited(e, ev))
-			continue;
-		if (e->events & UTRACE_EVENT(QUIESCE) && e->ops->report_quiesce) {
-			ret = e->ops->report_quiesce(action, e, bit);
-			action = fold(th, e, action, ret, 0, false);
-			if (atomic_load(&e->flags) & ENG_DETACHED)
-				continue;
+	if (is_syscall(ev)) {
+		sys_update(th);
+		for (unsigned i = 0; i < th->nsys; i++) {
+			e = th->sys[reverse ? th->nsys - 1 - i : i];
+			action = visit(th, e, ev, bit, bits, action);
 		}
-		if (atomic_load(&e->flags) & ENG_STOP)
-			action &= ~UTRACE_RESUME_MASK;
-		/* The mask is read again: report_quiesce may have set it. */
-		if (!(e->events & bit))
-			continue;
-		ret = call_event(e, ev, action, &called);
-		if (called)
-			action = fold(th, e, action, ret, bits, false);
+	} else {
+		for (e = th->head; e; e = e->next)
+			action = visit(th, e, ev, bit, bits, action);
 	}
 out:
 	th->in_pass--;

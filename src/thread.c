@@ -141,6 +141,7 @@ void utrace__thread_free(struct uthread *th)
 	for (unsigned i = 0; i < t->nspawned; i++)
 		if (t->spawned[i] == th)
 			t->spawned[i] = t->spawned[--t->nspawned];
+	free(th->sys);
 	free(th);
 }
 
@@ -184,19 +185,6 @@ static bool need_exit(const struct uthread *th)
 	       th->abort_pending || th->abort || utrace__thread_held(th);
 }
 
-/* At a syscall's entry: will an engine want its exit? */
-bool utrace__exit_wanted(const struct uthread *th, long nr)
-{
-	if (!(th->events & UTRACE_EVENT(SYSCALL_EXIT)))
-		return false;
-	for (const struct utrace_engine *e = th->head; e; e = e->next)
-		if (!(atomic_load(&e->flags) & ENG_DETACHED) &&
-		    (e->events & UTRACE_EVENT(SYSCALL_EXIT)) &&
-		    utrace__engine_wants_nr(e, nr))
-			return true;
-	return false;
-}
-
 /* Restart with PTRACE_SYSCALL (rather than PTRACE_CONT)? */
 static bool need_syscall(const struct uthread *th)
 {
@@ -222,6 +210,7 @@ void utrace__thread_recalc(struct uthread *th)
 		if (live(e))
 			ev |= e->events;
 	th->events = ev;
+	th->sys_dirty = true;
 	/* Every syscall must stop, unless our filter stops the wanted ones. */
 	th->full = th->setup || ((ev & UTRACE_EVENT_SYSCALL) &&
 				 (!th->filtered || !utrace__filter_covers(th)));
