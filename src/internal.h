@@ -106,6 +106,7 @@ struct uthread {
 	uint64_t fset[UTRACE__SYSSET_BITS / 64];	/* filter's syscalls */
 	int req;		/* pending REPORT/INTERRUPT, or RESUME */
 	int step;		/* SINGLESTEP/BLOCKSTEP wanted, or RESUME */
+	int last_step;		/* what the last restart used */
 	int stop_sig;		/* signal to pass when restarting */
 	/* syscall in progress */
 	struct utrace_syscall sc;

@@ -364,6 +364,13 @@ static void event_stop(struct uthread *th, int sig)
 		return;
 	}
 	th->stop = STOP_INTERRUPT;
+	/*
+	 * A PTRACE_INTERRUPT left pending trapped before the step was made:
+	 * no step happened, keep stepping (a report pass may still decide
+	 * otherwise).
+	 */
+	if (th->step_mode && th->step == UTRACE_RESUME)
+		th->step = th->last_step;
 	if (th->in_group_stop && th->listening) {
 		/* LISTEN re-trapped after SIGCONT: the group stop is over. */
 		th->in_group_stop = false;

@@ -324,11 +324,17 @@ static void restart(struct uthread *th)
 	th->handler_trap = th->step_mode && sig;
 	th->syscall_mode = req == PTRACE_SYSCALL;
 	th->listening = req == PTRACE_LISTEN;
+	th->last_step = th->step;
 	th->step = UTRACE_RESUME;
 	th->state = TH_RUNNING;
 	th->stop = STOP_NONE;
 	th->stop_sig = 0;
 	th->entry_held = false;
+	/*
+	 * Queued while still stopped, so it is pending at the thread's first
+	 * signal check, where the kernel would have delivered it.
+	 */
+	utrace__signal_queue(th);
 	/* ESRCH: SIGKILL got there first; its death status follows. */
 	if (ptrace(req, th->tid, 0L, (long)sig) < 0 && req == PTRACE_LISTEN) {
 		/* The group stop ended while we held it: run on. */
@@ -336,7 +342,6 @@ static void restart(struct uthread *th)
 		ptrace(need_syscall(th) ? PTRACE_SYSCALL : PTRACE_CONT,
 		       th->tid, 0L, 0L);
 	}
-	utrace__signal_queue(th);
 }
 
 /* Stops reached in the middle of a syscall, where a report or a deferred

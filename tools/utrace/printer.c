@@ -118,7 +118,8 @@ static void leader(struct pthr *t, struct sbuf *b, const struct timeval *tv)
 
 static void out_write(struct outf *o, const char *s, size_t n)
 {
-	fwrite(s, 1, n, o->f);
+	if (n)		/* an empty buffer may have no storage yet */
+		fwrite(s, 1, n, o->f);
 }
 
 /* Close another thread's open line before writing ours. */
