@@ -9,7 +9,7 @@ san=
 nm "$O/libutrace.a" 2>/dev/null | grep -q __asan_init &&
 	san="-fsanitize=address,undefined"
 
-if make -s O="$O" install PREFIX=/opt/ut DESTDIR="$tmp/root" >"$tmp/log" 2>&1 &&
+if make -s O="$O" ${san:+SANITIZE=1} install PREFIX=/opt/ut DESTDIR="$tmp/root" >"$tmp/log" 2>&1 &&
    [ -f "$tmp/root/opt/ut/include/utrace.h" ] &&
    [ -f "$tmp/root/opt/ut/lib/libutrace.so.0" ] &&
    [ -f "$tmp/root/opt/ut/share/man/man7/utrace.7" ] &&
