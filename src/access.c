@@ -44,23 +44,47 @@ static bool at_exit(const struct uthread *th)
 	return th->stop == STOP_SYSCALL_EXIT;
 }
 
-/* -- Syscall ------------------------------------------------------------------ */
-
-struct sc_args {
+/*
+ * Every accessor runs on the loop thread (carried there from other
+ * threads), after the same check; @fn does the work on the stopped thread.
+ */
+struct acc {
 	struct utrace_engine *e;
+	int (*fn)(struct uthread *th, struct acc *a);
 	struct utrace_syscall *sc;
 	const unsigned long *args;
 	long v;
+	struct user_regs_struct *out;
+	const struct user_regs_struct *in;
+	uint64_t addr;
+	void *buf;
+	size_t len;
+	bool write;
+	ssize_t ret;
 };
 
-static int do_syscall_get(void *arg)
+static int run_checked(void *arg)
 {
-	struct sc_args *a = arg;
+	struct acc *a = arg;
 	struct uthread *th;
 	int err = check(a->e, &th);
 
-	if (err)
-		return err;
+	return err ? err : a->fn(th, a);
+}
+
+static int access_call(struct acc *a)
+{
+	if (!a->e)
+		return -EINVAL;
+	return utrace__call(a->e->t, run_checked, a);
+}
+
+/* -- Syscall ------------------------------------------------------------------ */
+
+static int op_syscall_get(struct uthread *th, struct acc *a)
+{
+	int err;
+
 	if (at_entry(th) || at_exit(th)) {
 		*a->sc = th->sc;
 		return 0;
@@ -79,11 +103,9 @@ static int do_syscall_get(void *arg)
 UTRACE_EXPORT int utrace_syscall_get(struct utrace_engine *e,
 				     struct utrace_syscall *sc)
 {
-	struct sc_args a = { .e = e, .sc = sc };
+	struct acc a = { .e = e, .fn = op_syscall_get, .sc = sc };
 
-	if (!e || !sc)
-		return -EINVAL;
-	return utrace__call(e->t, do_syscall_get, &a);
+	return sc ? access_call(&a) : -EINVAL;
 }
 
 static void args_to_regs(struct uthread *th)
@@ -98,69 +120,43 @@ static void args_to_regs(struct uthread *th)
 	th->regs_dirty = true;
 }
 
-static int do_set_nr(void *arg)
+/* Number (a->args NULL) or arguments, at syscall entry only. */
+static int op_set_entry(struct uthread *th, struct acc *a)
 {
-	struct sc_args *a = arg;
-	struct uthread *th;
-	int err = check(a->e, &th);
+	int err;
 
-	if (err)
-		return err;
 	if (!at_entry(th))
 		return -EINVAL;
 	err = utrace__regs_load(th);
 	if (err)
 		return err;
-	th->sc.nr = a->v;
+	if (a->args)
+		memcpy(th->sc.args, a->args, sizeof(th->sc.args));
+	else
+		th->sc.nr = a->v;
 	args_to_regs(th);
 	return 0;
 }
 
 UTRACE_EXPORT int utrace_syscall_set_nr(struct utrace_engine *e, long nr)
 {
-	struct sc_args a = { .e = e, .v = nr };
+	struct acc a = { .e = e, .fn = op_set_entry, .v = nr };
 
-	if (!e)
-		return -EINVAL;
-	return utrace__call(e->t, do_set_nr, &a);
-}
-
-static int do_set_args(void *arg)
-{
-	struct sc_args *a = arg;
-	struct uthread *th;
-	int err = check(a->e, &th);
-
-	if (err)
-		return err;
-	if (!at_entry(th))
-		return -EINVAL;
-	err = utrace__regs_load(th);
-	if (err)
-		return err;
-	memcpy(th->sc.args, a->args, sizeof(th->sc.args));
-	args_to_regs(th);
-	return 0;
+	return access_call(&a);
 }
 
 UTRACE_EXPORT int utrace_syscall_set_args(struct utrace_engine *e,
 					  const unsigned long args[6])
 {
-	struct sc_args a = { .e = e, .args = args };
+	struct acc a = { .e = e, .fn = op_set_entry, .args = args };
 
-	if (!e || !args)
-		return -EINVAL;
-	return utrace__call(e->t, do_set_args, &a);
+	return args ? access_call(&a) : -EINVAL;
 }
 
-static int do_set_return(void *arg)
+static int op_set_return(struct uthread *th, struct acc *a)
 {
-	struct sc_args *a = arg;
-	struct uthread *th;
-	int err = check(a->e, &th);
+	int err;
 
-	if (err)
-		return err;
 	if (at_entry(th)) {
 		/* Used if the entry pass ends in UTRACE_SYSCALL_ABORT. */
 		th->ret_set = true;
@@ -180,54 +176,32 @@ static int do_set_return(void *arg)
 
 UTRACE_EXPORT int utrace_syscall_set_return(struct utrace_engine *e, long ret)
 {
-	struct sc_args a = { .e = e, .v = ret };
+	struct acc a = { .e = e, .fn = op_set_return, .v = ret };
 
-	if (!e)
-		return -EINVAL;
-	return utrace__call(e->t, do_set_return, &a);
+	return access_call(&a);
 }
 
 /* -- Registers ------------------------------------------------------------------ */
 
-struct regs_args {
-	struct utrace_engine *e;
-	struct user_regs_struct *out;
-	const struct user_regs_struct *in;
-};
-
-static int do_regs_get(void *arg)
+static int op_regs_get(struct uthread *th, struct acc *a)
 {
-	struct regs_args *a = arg;
-	struct uthread *th;
-	int err = check(a->e, &th);
+	int err = utrace__regs_load(th);
 
-	if (err)
-		return err;
-	err = utrace__regs_load(th);
-	if (err)
-		return err == -ESRCH ? -ESRCH : err;
-	*a->out = th->regs;
-	return 0;
+	if (!err)
+		*a->out = th->regs;
+	return err;
 }
 
 UTRACE_EXPORT int utrace_regs_get(struct utrace_engine *e,
 				  struct user_regs_struct *regs)
 {
-	struct regs_args a = { .e = e, .out = regs };
+	struct acc a = { .e = e, .fn = op_regs_get, .out = regs };
 
-	if (!e || !regs)
-		return -EINVAL;
-	return utrace__call(e->t, do_regs_get, &a);
+	return regs ? access_call(&a) : -EINVAL;
 }
 
-static int do_regs_set(void *arg)
+static int op_regs_set(struct uthread *th, struct acc *a)
 {
-	struct regs_args *a = arg;
-	struct uthread *th;
-	int err = check(a->e, &th);
-
-	if (err)
-		return err;
 	th->regs = *a->in;
 	th->regs_valid = th->regs_dirty = true;
 	/* Keep the syscall view in step with the registers. */
@@ -248,23 +222,12 @@ static int do_regs_set(void *arg)
 UTRACE_EXPORT int utrace_regs_set(struct utrace_engine *e,
 				  const struct user_regs_struct *regs)
 {
-	struct regs_args a = { .e = e, .in = regs };
+	struct acc a = { .e = e, .fn = op_regs_set, .in = regs };
 
-	if (!e || !regs)
-		return -EINVAL;
-	return utrace__call(e->t, do_regs_set, &a);
+	return regs ? access_call(&a) : -EINVAL;
 }
 
 /* -- Memory ------------------------------------------------------------------------ */
-
-struct mem_args {
-	struct utrace_engine *e;
-	uint64_t addr;
-	void *buf;
-	size_t len;
-	bool write;
-	ssize_t ret;
-};
 
 /* /proc/TID/mem reaches pages process_vm_* cannot (read-only, PROT_NONE). */
 static ssize_t proc_mem(pid_t tid, uint64_t addr, void *buf, size_t len,
@@ -308,14 +271,8 @@ static ssize_t mem_xfer(pid_t tid, uint64_t addr, void *buf, size_t len,
 	return n + m;
 }
 
-static int do_mem(void *arg)
+static int op_mem(struct uthread *th, struct acc *a)
 {
-	struct mem_args *a = arg;
-	struct uthread *th;
-	int err = check(a->e, &th);
-
-	if (err)
-		return err;
 	a->ret = mem_xfer(th->tid, a->addr, a->buf, a->len, a->write);
 	return 0;
 }
@@ -328,37 +285,34 @@ static int do_mem(void *arg)
 UTRACE_EXPORT ssize_t utrace_mem_read(struct utrace_engine *e, uint64_t addr,
 				      void *buf, size_t len)
 {
-	struct mem_args a = { e, addr, buf, len, false, 0 };
+	struct acc a = { .e = e, .fn = op_mem, .addr = addr, .buf = buf,
+			 .len = len };
 	int err;
 
-	if (!e || (!buf && len))
+	if (!buf && len)
 		return -EINVAL;
-	err = utrace__call(e->t, do_mem, &a);
+	err = access_call(&a);
 	return err ? err : a.ret;
 }
 
 UTRACE_EXPORT ssize_t utrace_mem_write(struct utrace_engine *e, uint64_t addr,
 				       const void *buf, size_t len)
 {
-	struct mem_args a = { e, addr, (void *)buf, len, true, 0 };
+	struct acc a = { .e = e, .fn = op_mem, .addr = addr, .buf = (void *)buf,
+			 .len = len, .write = true };
 	int err;
 
-	if (!e || (!buf && len))
+	if (!buf && len)
 		return -EINVAL;
-	err = utrace__call(e->t, do_mem, &a);
+	err = access_call(&a);
 	return err ? err : a.ret;
 }
 
-static int do_read_string(void *arg)
+static int op_read_string(struct uthread *th, struct acc *a)
 {
-	struct mem_args *a = arg;
-	struct uthread *th;
 	char *buf = a->buf;
 	size_t got = 0;
-	int err = check(a->e, &th);
 
-	if (err)
-		return err;
 	/* Page by page: a string may end just before an unmapped page. */
 	while (got < a->len - 1) {
 		uint64_t addr = a->addr + got;
@@ -395,11 +349,12 @@ UTRACE_EXPORT ssize_t utrace_mem_read_string(struct utrace_engine *e,
 					     uint64_t addr, char *buf,
 					     size_t size)
 {
-	struct mem_args a = { e, addr, buf, size, false, 0 };
+	struct acc a = { .e = e, .fn = op_read_string, .addr = addr,
+			 .buf = buf, .len = size };
 	int err;
 
-	if (!e || !buf || !size)
+	if (!buf || !size)
 		return -EINVAL;
-	err = utrace__call(e->t, do_read_string, &a);
+	err = access_call(&a);
 	return err ? err : a.ret;
 }
