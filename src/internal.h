@@ -149,7 +149,6 @@ struct utrace_tracer {
 	unsigned nspawned, spawned_cap;
 	struct utrace__status *q;		/* drained wait statuses */
 	size_t qlen, qcap, qpos;
-	int depth;				/* dispatch nesting */
 	/* shared with other threads (lock) */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;

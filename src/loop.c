@@ -337,9 +337,7 @@ UTRACE_EXPORT int utrace_dispatch(struct utrace_tracer *t, int timeout_ms)
 		return -EINVAL;
 	if (!utrace__on_loop(t))
 		return -EPERM;
-	t->depth++;
 	n = dispatch_once(t, timeout_ms);
-	t->depth--;
 	/* A break is for one wait: a dispatch loop of the caller's own. */
 	atomic_store(&t->brk, false);
 	return n;
@@ -355,7 +353,6 @@ UTRACE_EXPORT int utrace_run(struct utrace_tracer *t)
 		return -EINVAL;
 	if (!utrace__on_loop(t))
 		return -EPERM;
-	t->depth++;
 	for (;;) {
 		if (atomic_exchange(&t->brk, false))
 			break;
@@ -363,7 +360,6 @@ UTRACE_EXPORT int utrace_run(struct utrace_tracer *t)
 			break;
 		dispatch_once(t, -1);
 	}
-	t->depth--;
 	return 0;
 }
 
