@@ -190,6 +190,7 @@ static int seize(struct utrace_tracer *t, pid_t tid, struct uthread **out)
 		return -ENOMEM;
 	}
 	th->state = TH_RUNNING;
+	th->opts = utrace__ptrace_opts(false);
 	*out = th;
 	return 0;
 }

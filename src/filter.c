@@ -158,8 +158,9 @@ void utrace__filter_setup(struct uthread *th)
 		    (ssize_t)(local[0].iov_len + local[1].iov_len))
 			return;
 	}
-	if (ptrace(PTRACE_SETOPTIONS, th->tid, 0L,
-		   utrace__ptrace_opts(true) | PTRACE_O_TRACESECCOMP) < 0)
+	th->opts = utrace__ptrace_opts(true) | PTRACE_O_TRACESECCOMP |
+		   (th->events & UTRACE_EVENT(EXIT) ? PTRACE_O_TRACEEXIT : 0);
+	if (ptrace(PTRACE_SETOPTIONS, th->tid, 0L, th->opts) < 0)
 		return;
 	memcpy(th->fset, set, sizeof(set));
 	th->setup = true;

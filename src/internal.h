@@ -95,6 +95,7 @@ struct uthread {
 	bool syscall_mode;	/* last restarted with PTRACE_SYSCALL */
 	bool step_mode;		/* last restarted with a step request */
 	bool kill_on_exit;
+	long opts;		/* ptrace options in force */
 	bool orphan;		/* first stop seen before the parent's event */
 	bool killed;		/* SIGKILL broke in: nothing may hold it */
 	bool filtered;		/* our seccomp filter is installed */

@@ -60,7 +60,8 @@ static void install_wake_handler(void)
 	pthread_once(&once, wake_handler_init);
 }
 
-static void ring(struct utrace_tracer *t)
+/* Wake whoever waits for the loop: its eventfd, and its waitpid if asked. */
+static void ring(struct utrace_tracer *t, bool wake_loop)
 {
 	if (t->efd >= 0) {
 		uint64_t one = 1;
@@ -68,7 +69,7 @@ static void ring(struct utrace_tracer *t)
 		if (write(t->efd, &one, sizeof(one)) < 0)
 			(void)0;	/* counter full: it is readable anyway */
 	}
-	if (atomic_load(&t->sleeping)) {
+	if (wake_loop && atomic_load(&t->sleeping)) {
 		install_wake_handler();
 		syscall(SYS_tgkill, t->pid, t->loop_tid, WAKE_SIGNAL);
 	}
@@ -95,7 +96,7 @@ int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg)
 	t->reqs_tail = &r.next;
 	atomic_store(&t->nreqs, true);
 	while (!r.done) {
-		ring(t);
+		ring(t, true);
 		/* Re-ring: the signal may land just before waitpid blocks. */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 2000000;
@@ -165,8 +166,12 @@ static void *waiter_main(void *arg)
 		pthread_cleanup_push(unlock_mutex, &t->lock);
 		if (!t->waiter_stop) {
 			gen = t->gen;
+			/*
+			 * Only the eventfd: a loop blocked in waitpid wakes
+			 * for this status by itself.
+			 */
 			if (r == 0 && si.si_pid)
-				ring(t);
+				ring(t, false);
 			/* Wait for a dispatch (or, with no child, a new one). */
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_nsec += 5000000;
@@ -282,6 +287,33 @@ static int handle_queue(struct utrace_tracer *t)
 	return n;
 }
 
+/* Block until some tracee has a status (-1) or up to @timeout_ms. */
+static void wait_for_status(struct utrace_tracer *t, int timeout_ms)
+{
+	if (timeout_ms < 0) {
+		int st;
+		pid_t pid;
+
+		atomic_store(&t->sleeping, true);
+		pid = atomic_load(&t->nreqs) ? 0 :
+		      waitpid(-1, &st, __WALL | __WNOTHREAD);
+		atomic_store(&t->sleeping, false);
+		if (pid > 0)
+			queue_push(t, pid, st);
+	} else {
+		struct pollfd p = { .fd = utrace_fd(t), .events = POLLIN };
+
+		poll(&p, 1, timeout_ms);
+	}
+}
+
+/*
+ * One round: block for the first status if there is nothing to do, then
+ * drain every other ready status before handling any (so one busy thread
+ * cannot starve the others), then handle them in order.  Two wait4 calls
+ * per stop when the tracer keeps up: the blocking one and the draining one
+ * that finds nothing more.
+ */
 static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 {
 	int n;
@@ -295,26 +327,13 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 		if (read(t->efd, &v, sizeof(v)) < 0)
 			(void)0;	/* nothing pending */
 	}
-	drain(t);
-	if (t->qlen == 0 && timeout_ms != 0 && t->nthreads &&
-	    !atomic_load(&t->brk) && !atomic_load(&t->nreqs)) {
-		if (timeout_ms < 0) {
-			int st;
-			pid_t pid;
-
-			atomic_store(&t->sleeping, true);
-			pid = atomic_load(&t->nreqs) ? 0 :
-			      waitpid(-1, &st, __WALL | __WNOTHREAD);
-			atomic_store(&t->sleeping, false);
-			if (pid > 0)
-				queue_push(t, pid, st);
-		} else {
-			struct pollfd p = { .fd = utrace_fd(t), .events = POLLIN };
-
-			poll(&p, 1, timeout_ms);
-		}
+	/* A poll costs a helper-thread round trip: look first. */
+	if (timeout_ms > 0)
 		drain(t);
-	}
+	if (timeout_ms != 0 && !t->qlen && t->nthreads &&
+	    !atomic_load(&t->brk) && !atomic_load(&t->nreqs))
+		wait_for_status(t, timeout_ms);
+	drain(t);
 	n = handle_queue(t);
 	run_requests(t);
 	utrace__settle_all(t);
@@ -373,7 +392,7 @@ UTRACE_EXPORT void utrace_break(struct utrace_tracer *t)
 	atomic_store(&t->brk, true);
 	if (!utrace__on_loop(t)) {
 		install_wake_handler();
-		ring(t);
+		ring(t, true);
 	}
 }
 

@@ -296,16 +296,18 @@ static void splice_attaching(struct uthread *th)
 void utrace__pass_end(struct uthread *th)
 {
 	struct utrace_engine *e, *next;
+	bool joined = th->ahead != NULL;
 
 	if (th->in_pass)
 		return;
 	for (e = th->head; e; e = next) {
 		next = e->next;
 		if (atomic_load(&e->flags) & ENG_DETACHED)
-			utrace__engine_unlink(e);
+			utrace__engine_unlink(e);	/* recalculates */
 	}
 	splice_attaching(th);
-	utrace__thread_recalc(th);
+	if (joined)
+		utrace__thread_recalc(th);
 }
 
 /* One engine's turn in an ordinary pass: quiesce, then its event. */

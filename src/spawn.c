@@ -225,6 +225,7 @@ static int do_spawn(void *arg)
 		return -ENOMEM;
 	}
 	th->kill_on_exit = kill_on_exit;
+	th->opts = utrace__ptrace_opts(kill_on_exit);
 	th->no_filter = o.flags & UTRACE_SPAWN_NO_FILTER;
 	if (WIFSTOPPED(st)) {
 		th->state = TH_STOPPED;

@@ -89,9 +89,7 @@ static bool setup_stop(struct uthread *th, const struct ptrace_syscall_info *in)
 	if (in->op == PTRACE_SYSCALL_INFO_EXIT) {
 		if (th->sc.nr == SYS_seccomp) {
 			th->filtered = in->exit.rval == 0;
-			if (!th->filtered)
-				ptrace(PTRACE_SETOPTIONS, th->tid, 0L,
-				       utrace__ptrace_opts(th->kill_on_exit));
+			/* Options follow at the next restart (thread.c). */
 			utrace__thread_recalc(th);
 		}
 		th->stop = STOP_SYSCALL_EXIT;
@@ -203,6 +201,7 @@ static void clone_stop(struct uthread *th, int event)
 		}
 		c->tgid = flags & CLONE_THREAD ? th->tgid : child;
 		c->kill_on_exit = th->kill_on_exit;
+		c->opts = th->opts;	/* the kernel copied them */
 		c->filtered = th->filtered;	/* filters are inherited */
 		memcpy(c->fset, th->fset, sizeof(c->fset));
 		c->hold |= HOLD_CLONE;

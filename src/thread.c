@@ -18,13 +18,29 @@
 
 #include "internal.h"
 
+/*
+ * The ptrace options a thread needs.  PTRACE_O_TRACEEXIT only while an
+ * engine wants EXIT: it costs a stop per exiting thread.
+ */
 long utrace__ptrace_opts(bool kill_on_exit)
 {
 	long o = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE |
 		 PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-		 PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
+		 PTRACE_O_TRACEEXEC;
 
 	return kill_on_exit ? o | PTRACE_O_EXITKILL : o;
+}
+
+static long thread_opts(const struct uthread *th)
+{
+	long o = utrace__ptrace_opts(th->kill_on_exit || th->filtered ||
+				     th->setup);
+
+	if (th->filtered || th->setup)
+		o |= PTRACE_O_TRACESECCOMP;
+	if (th->events & UTRACE_EVENT(EXIT))
+		o |= PTRACE_O_TRACEEXIT;
+	return o;
 }
 
 /* -- Table ---------------------------------------------------------------- */
@@ -221,6 +237,7 @@ void utrace__thread_recalc(struct uthread *th)
 	 */
 	if (th->state == TH_RUNNING && !th->listening && !th->step_mode &&
 	    ((th->full && !th->syscall_mode) ||
+	     ((ev & UTRACE_EVENT(EXIT)) && !(th->opts & PTRACE_O_TRACEEXIT)) ||
 	     (!th->filtered && !utrace__thread_has_engines(th))))
 		utrace__interrupt(th);
 }
@@ -309,6 +326,9 @@ static void restart(struct uthread *th)
 	long req;
 
 	regs_flush(th);
+	if (thread_opts(th) != th->opts &&
+	    ptrace(PTRACE_SETOPTIONS, th->tid, 0L, thread_opts(th)) == 0)
+		th->opts = thread_opts(th);
 	if (th->step == UTRACE_SINGLESTEP)
 		req = PTRACE_SINGLESTEP;
 	else if (th->step == UTRACE_BLOCKSTEP)

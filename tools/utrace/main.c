@@ -234,20 +234,13 @@ static void setup_signals(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct sigaction sa;
-	sigset_t set, old;
 	size_t i;
 
+	/* No SA_RESTART: the loop's wait returns and sees the break. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sigemptyset(&set);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-		sigaddset(&set, sigs[i]);
-	}
-	/* The library's helper thread inherits this mask: signals come here. */
-	pthread_sigmask(SIG_BLOCK, &set, &old);
-	utrace_fd(tracer);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void finish_outputs(void)
