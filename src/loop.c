@@ -311,8 +311,8 @@ static void wait_for_status(struct utrace_tracer *t, int timeout_ms)
  * One round: block for the first status if there is nothing to do, then
  * drain every other ready status before handling any (so one busy thread
  * cannot starve the others), then handle them in order.  Two wait4 calls
- * per stop when the tracer keeps up: the blocking one and the draining one
- * that finds nothing more.
+ * per stop when the tracer keeps up (the blocking one and the draining one
+ * that finds nothing more), one with a single traced thread.
  */
 static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 {
@@ -331,9 +331,14 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 	if (timeout_ms > 0)
 		drain(t);
 	if (timeout_ms != 0 && !t->qlen && t->nthreads &&
-	    !atomic_load(&t->brk) && !atomic_load(&t->nreqs))
+	    !atomic_load(&t->brk) && !atomic_load(&t->nreqs)) {
 		wait_for_status(t, timeout_ms);
-	drain(t);
+		/* One thread cannot starve another: spare the empty drain. */
+		if (t->nthreads > 1 || !t->qlen)
+			drain(t);
+	} else {
+		drain(t);
+	}
 	n = handle_queue(t);
 	run_requests(t);
 	utrace__settle_all(t);
