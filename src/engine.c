@@ -14,7 +14,6 @@
  *     -ESRCH.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,28 +139,16 @@ static struct utrace_engine *match(struct uthread *th, int flags,
 /* State letter and Tgid of a thread, from /proc; 0 when it is gone. */
 static char thread_state(pid_t tid, pid_t *tgid)
 {
-	char path[64], buf[1024];
+	char buf[4096];
+	const char *v;
 	char state = 0;
-	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!utrace__proc_status(tid, buf, sizeof(buf)))
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	for (char *l = buf; l; l = strchr(l, '\n')) {
-		if (*l == '\n')
-			l++;
-		if (!strncmp(l, "State:", 6))
-			sscanf(l + 6, " %c", &state);
-		else if (!strncmp(l, "Tgid:", 5))
-			*tgid = atoi(l + 5);
-	}
+	if ((v = utrace__proc_field(buf, "State")))
+		sscanf(v, " %c", &state);
+	if ((v = utrace__proc_field(buf, "Tgid")))
+		*tgid = atoi(v);
 	return state;
 }
 

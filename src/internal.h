@@ -229,6 +229,10 @@ void utrace__pass_end(struct uthread *th);
 void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status);
 bool utrace__take_queued(struct utrace_tracer *t, pid_t pid, int *status);
 
+/* proc.c */
+bool utrace__proc_status(pid_t tid, char *buf, size_t size);
+const char *utrace__proc_field(const char *buf, const char *name);
+
 /* signal.c */
 unsigned long utrace__signal_class(pid_t tid, int sig, uint32_t *action);
 int utrace__signal_final(struct uthread *th, uint32_t result);

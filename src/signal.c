@@ -5,7 +5,6 @@
  * tracer cannot read another process's handlers, only these three states,
  * from /proc/TID/status.
  */
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,28 +18,17 @@
 /* SigIgn and SigCgt of a thread; false if it is gone. */
 static bool dispositions(pid_t tid, uint64_t *ign, uint64_t *cgt)
 {
-	char path[64], buf[2048];
-	ssize_t n;
-	int fd;
-	char *p;
+	char buf[4096];
+	const char *i, *c;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!utrace__proc_status(tid, buf, sizeof(buf)))
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
+	i = utrace__proc_field(buf, "SigIgn");
+	c = utrace__proc_field(buf, "SigCgt");
+	if (!i || !c)
 		return false;
-	buf[n] = 0;
-	p = strstr(buf, "\nSigIgn:");
-	if (!p)
-		return false;
-	*ign = strtoull(p + 8, NULL, 16);
-	p = strstr(buf, "\nSigCgt:");
-	if (!p)
-		return false;
-	*cgt = strtoull(p + 8, NULL, 16);
+	*ign = strtoull(i, NULL, 16);
+	*cgt = strtoull(c, NULL, 16);
 	return true;
 }
 

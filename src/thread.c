@@ -5,13 +5,10 @@
  * another report, is restarted (and how), or is let go.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/uio.h>
-#include <elf.h>
 #include <signal.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -447,28 +444,16 @@ void utrace__settle(struct uthread *th)
 
 /* -- Death -------------------------------------------------------------------- */
 
-/**
- * utrace__death - report a thread's death and reap, then forget it
- * @status: the wait status
- */
 /* Parent process id of a thread, from /proc; 0 if unknown. */
 static pid_t ppid_of(pid_t tid)
 {
-	char path[64], buf[1024], *p;
-	ssize_t n;
-	int fd;
+	char buf[4096];
+	const char *v;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!utrace__proc_status(tid, buf, sizeof(buf)))
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strstr(buf, "\nPPid:");
-	return p ? atoi(p + 6) : 0;
+	v = utrace__proc_field(buf, "PPid");
+	return v ? atoi(v) : 0;
 }
 
 /*
@@ -489,6 +474,10 @@ static void release_orphans(struct utrace_tracer *t, pid_t tgid)
 	}
 }
 
+/**
+ * utrace__death - report a thread's death and reap, then forget it
+ * @status: the wait status
+ */
 void utrace__death(struct uthread *th, int status)
 {
 	struct utrace__event ev;
