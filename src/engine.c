@@ -190,7 +190,7 @@ static int do_attach(void *arg)
 	int err;
 
 	if (!(a->flags & UTRACE_ATTACH_CREATE)) {
-		if (!th || th->dead)
+		if (!th)
 			return -ENOENT;
 		e = match(th, a->flags, a->ops, a->data);
 		if (!e)
@@ -202,7 +202,8 @@ static int do_attach(void *arg)
 	if (!a->ops)
 		return -EINVAL;
 	if (th) {
-		if (th->dead)
+		/* Reaping has begun: nothing can be attached any more. */
+		if (th->dead >= 2)
 			return -ESRCH;
 		if ((a->flags & UTRACE_ATTACH_EXCLUSIVE) &&
 		    match(th, a->flags, a->ops, a->data))
