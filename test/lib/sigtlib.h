@@ -18,9 +18,8 @@ static siginfo_t s_si[S_SIMAX];
 static siginfo_t *s_info;
 
 /*
- * Like t_report(), but a passive engine keeps the event-specific bits it
- * was given: the signal action (and HOLD) in a signal pass, the syscall
- * action at entry.
+ * Like t_report(), but a passive engine also keeps the signal action (and
+ * HOLD) it was given in a signal pass.  The other callbacks are tlib.h's.
  */
 static uint32_t s_report(struct utrace_engine *e, int kind, uint32_t action,
 			 unsigned long arg, unsigned long arg2)
@@ -79,69 +78,32 @@ static uint32_t s_jctl(uint32_t action, struct utrace_engine *e, int type,
 	return s_report(e, K_JCTL, action, (unsigned)type, (unsigned)notify);
 }
 
-static uint32_t s_clone(uint32_t action, struct utrace_engine *e,
-			unsigned long clone_flags, pid_t child)
-{
-	return s_report(e, K_CLONE, action, child, clone_flags);
-}
-
-static uint32_t s_exec(uint32_t action, struct utrace_engine *e,
-		       pid_t former_tid)
-{
-	return s_report(e, K_EXEC, action, former_tid, 0);
-}
-
-static uint32_t s_sysentry(uint32_t action, struct utrace_engine *e)
-{
-	return s_report(e, K_SYSENTRY, action, 0, 0);
-}
-
-static uint32_t s_sysexit(uint32_t action, struct utrace_engine *e)
-{
-	return s_report(e, K_SYSEXIT, action, 0, 0);
-}
-
-static uint32_t s_exit(uint32_t action, struct utrace_engine *e, int status)
-{
-	return s_report(e, K_EXIT, action, (unsigned)status, 0);
-}
-
-static uint32_t s_death(struct utrace_engine *e, bool group_dead, int status)
-{
-	return s_report(e, K_DEATH, 0, (unsigned)status, group_dead);
-}
-
-static void s_reap(struct utrace_engine *e)
-{
-	s_report(e, K_REAP, 0, 0, 0);
-}
-
 /* Every callback, report_signal and report_jctl included. */
 static const struct utrace_engine_ops s_ops __attribute__((unused)) = {
 	.report_quiesce = s_quiesce,
 	.report_signal = s_signal,
-	.report_clone = s_clone,
+	.report_clone = t_clone,
 	.report_jctl = s_jctl,
-	.report_exec = s_exec,
-	.report_syscall_entry = s_sysentry,
-	.report_syscall_exit = s_sysexit,
-	.report_exit = s_exit,
-	.report_death = s_death,
-	.report_reap = s_reap,
+	.report_exec = t_exec,
+	.report_syscall_entry = t_sysentry,
+	.report_syscall_exit = t_sysexit,
+	.report_exit = t_exit,
+	.report_death = t_death,
+	.report_reap = t_reap,
 	.release = t_release,
 };
 
 /* The same without report_signal: signal passes go to report_quiesce. */
 static const struct utrace_engine_ops s_ops_nosig __attribute__((unused)) = {
 	.report_quiesce = s_quiesce,
-	.report_clone = s_clone,
+	.report_clone = t_clone,
 	.report_jctl = s_jctl,
-	.report_exec = s_exec,
-	.report_syscall_entry = s_sysentry,
-	.report_syscall_exit = s_sysexit,
-	.report_exit = s_exit,
-	.report_death = s_death,
-	.report_reap = s_reap,
+	.report_exec = t_exec,
+	.report_syscall_entry = t_sysentry,
+	.report_syscall_exit = t_sysexit,
+	.report_exit = t_exit,
+	.report_death = t_death,
+	.report_reap = t_reap,
 	.release = t_release,
 };
 
