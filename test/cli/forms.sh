@@ -24,7 +24,10 @@ norm() {
 
 check() {	# name, expected file, marker (1: from the marker on), options...
 	name=$1; file=$2; marker=$3; shift 3
-	(cd /tmp && "$U" -o "$tmp/out" "$@" "$P" >/dev/null 2>"$tmp/err")
+	# cli_basic dup2()s onto fd 10: close it in case we inherited it, so
+	# the -y decoding of the new descriptor is the same everywhere.
+	(cd /tmp && exec bash -c 'exec 10>&-; exec "$@"' - \
+		"$U" -o "$tmp/out" "$@" "$P" >/dev/null 2>"$tmp/err")
 	rc=$?
 	if [ "$marker" = 1 ]; then
 		sed -n '/utrace-marker/,$p' "$tmp/out" | norm >"$tmp/got"
