@@ -70,6 +70,20 @@ enum {
 	HOLD_CLONE	= 1 << 1,	/* until the parent's report_clone pass */
 };
 
+/*
+ * A signal the library must make happen later with an exact siginfo: a held
+ * one (reported again when it comes) or an injected one (delivered as it
+ * is).  Sent as a placeholder that carries a cookie; at the placeholder's
+ * delivery stop the real siginfo is put in its place.
+ */
+struct utrace__pend {
+	struct utrace__pend *next;
+	siginfo_t info;
+	uint64_t cookie;
+	bool report;
+	bool sent;
+};
+
 struct uthread {
 	pid_t tid, tgid;
 	struct utrace_tracer *t;
@@ -90,6 +104,7 @@ struct uthread {
 	int dead;		/* 1: death report begun, 2: reap begun */
 	bool interrupt_sent;
 	bool entry_held;	/* was held at this syscall entry */
+	bool parked;		/* held at this stop: reports wait for release */
 	bool listening;		/* restarted with PTRACE_LISTEN */
 	bool in_group_stop;
 	bool syscall_mode;	/* last restarted with PTRACE_SYSCALL */
@@ -106,6 +121,7 @@ struct uthread {
 	bool want_exit;		/* an engine wants this syscall's exit */
 	uint64_t fset[UTRACE__SYSSET_BITS / 64];	/* filter's syscalls */
 	int req;		/* pending REPORT/INTERRUPT, or RESUME */
+	int pass_vote;		/* smallest non-STOP vote of this pass */
 	int step;		/* SINGLESTEP/BLOCKSTEP wanted, or RESUME */
 	int last_step;		/* what the last restart used */
 	int stop_sig;		/* signal to pass when restarting */
@@ -115,12 +131,13 @@ struct uthread {
 	bool abort_pending;	/* exit of an aborted syscall comes next */
 	bool ret_set;
 	long ret_val;
-	/* a signal to see again (HOLD) or to deliver (injection) */
-	int pend_sig;		/* queued as a tgkill placeholder, or 0 */
-	bool pend_report;	/* HOLD: report it again when it comes */
-	bool pend_queue;	/* placeholder still to be sent at restart */
+	/* signals owed to the program, sent as placeholders (signal.c) */
+	struct utrace__pend *pend;
+	/* held (HOLD) at this signal-delivery stop: reported again here */
+	bool held;
+	unsigned held_passes;	/* HOLDs in a row at this stop */
+	siginfo_t held_info;
 	bool handler_trap;	/* stepping into a handler: HANDLER report */
-	siginfo_t pend_info;
 	/* caches for the current stop */
 	bool regs_valid, regs_dirty;
 	struct user_regs_struct regs;
@@ -228,6 +245,7 @@ void utrace__pass_end(struct uthread *th);
 /* stops.c */
 void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status);
 bool utrace__take_queued(struct utrace_tracer *t, pid_t pid, int *status);
+void utrace__signal_pass(struct uthread *th, bool set_info);
 
 /* proc.c */
 bool utrace__proc_status(pid_t tid, char *buf, size_t size);
@@ -236,10 +254,12 @@ const char *utrace__proc_field(const char *buf, const char *name);
 /* signal.c */
 unsigned long utrace__signal_class(pid_t tid, int sig, uint32_t *action);
 int utrace__signal_final(struct uthread *th, uint32_t result);
+void utrace__signal_report_final(struct uthread *th, uint32_t result);
 void utrace__signal_pend(struct uthread *th, const siginfo_t *info,
 			 bool report);
 void utrace__signal_queue(struct uthread *th);
-bool utrace__signal_placeholder(struct uthread *th, int sig);
+bool utrace__signal_placeholder(struct uthread *th, int sig, bool *report);
+void utrace__signal_release(struct uthread *th, bool send);
 
 /* spawn.c */
 #define UTRACE__FILTER_MAX 4096	/* BPF_MAXINSNS */

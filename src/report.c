@@ -159,6 +159,9 @@ static uint32_t fold(struct uthread *th, struct utrace_engine *e,
 	/* Inside a signal pass these would loop: they count as RESUME. */
 	if (signal_pass && (r == UTRACE_REPORT || r == UTRACE_INTERRUPT))
 		r = UTRACE_RESUME;
+	/* Applied after the stop if another engine stops the thread. */
+	if (r != UTRACE_STOP)
+		th->pass_vote = utrace__min(th->pass_vote, r);
 	if (bits_mask)
 		agg = (agg & ~bits_mask) | (ret & bits_mask);
 	return (agg & ~UTRACE_RESUME_MASK) |
@@ -352,8 +355,10 @@ uint32_t utrace__report(struct uthread *th, struct utrace__event *ev)
 	unsigned long bit = event_bit(ev);
 	bool reverse = ev->type == EV_SYSCALL_ENTRY;
 	uint32_t bits = 0, action;
+	int outer_vote = th->pass_vote;
 	struct utrace_engine *e;
 
+	th->pass_vote = UTRACE_RESUME;
 	splice_attaching(th);
 	if (is_syscall(ev))
 		sys_update(th);		/* before in_pass: may rebuild */
@@ -393,11 +398,20 @@ out:
 	if (ev->type != EV_DEATH && ev->type != EV_REAP) {
 		int r = utrace_resume_action(action);
 
+		/*
+		 * When an engine stops the thread, the others' smallest vote
+		 * waits for the release (the kernel's utrace_stop(resume)):
+		 * a REPORT from one engine brings the repeat of an entry pass
+		 * after another engine's STOP (reference 4.4).
+		 */
+		if (r == UTRACE_STOP)
+			r = th->pass_vote;
 		if (r == UTRACE_REPORT || r == UTRACE_INTERRUPT)
 			th->req = utrace__min(th->req, r);
 		th->step = r == UTRACE_SINGLESTEP || r == UTRACE_BLOCKSTEP ?
 			   r : UTRACE_RESUME;
 	}
+	th->pass_vote = outer_vote;
 	utrace__pass_end(th);
 	/* RESUMED is an input flag of syscall-entry passes only. */
 	if (ev->type == EV_SYSCALL_ENTRY)

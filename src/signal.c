@@ -107,8 +107,21 @@ int utrace__signal_final(struct uthread *th, uint32_t result)
 	unsigned long cls;
 
 	if (result & UTRACE_SIGNAL_HOLD) {
-		/* Seen again after the current action. */
-		utrace__signal_pend(th, &th->si, true);
+		/*
+		 * Seen again after the current action, before any other
+		 * signal (reference 7.2: back at the head of the queue).  At
+		 * its own delivery stop it is simply reported again there;
+		 * elsewhere, or when an engine keeps holding it, it goes out
+		 * as a placeholder.
+		 */
+		if (th->stop == STOP_SIGNAL && !th->held &&
+		    th->held_passes < 64) {
+			th->held = true;
+			th->held_passes++;
+			th->held_info = th->si;
+		} else {
+			utrace__signal_pend(th, &th->si, true);
+		}
 	}
 	if (signo <= 0 || signo > 64)
 		return 0;
@@ -137,42 +150,131 @@ int utrace__signal_final(struct uthread *th, uint32_t result)
 	}
 }
 
+/**
+ * utrace__signal_report_final - act on the result of a REPORT/HANDLER pass
+ *
+ * An engine may have filled *info to deliver (inject) a signal.  At a
+ * signal-delivery stop with no signal of its own it is delivered right
+ * there; elsewhere it goes out as a placeholder.
+ */
+void utrace__signal_report_final(struct uthread *th, uint32_t result)
+{
+	int sig = utrace__signal_final(th, result);
+
+	if (!sig)
+		return;
+	if (th->stop == STOP_SIGNAL && !th->stop_sig) {
+		th->stop_sig = sig;
+		if (sig == th->si.si_signo)
+			ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
+	} else if (utrace_signal_action(result) == UTRACE_SIGNAL_DELIVER) {
+		utrace__signal_pend(th, &th->si, false);
+	}
+}
+
 /*
- * A signal the library must make happen later with an exact siginfo: a held
- * one (seen again, reported) or an injected one (delivered, not reported).
- * It is queued with tgkill as a placeholder when the thread is restarted;
- * at the placeholder's delivery stop its siginfo is replaced.
+ * Owe @info to the program: it is sent when the thread is restarted (so it
+ * is pending at the thread's first signal check, where the kernel would
+ * have delivered it), behind any placeholder sent before it.
  */
 void utrace__signal_pend(struct uthread *th, const siginfo_t *info,
 			 bool report)
 {
-	th->pend_info = *info;
-	th->pend_sig = info->si_signo;
-	th->pend_report = report;
-	th->pend_queue = true;
+	static uint64_t next_cookie;
+	struct utrace__pend *p = calloc(1, sizeof(*p)), **pp;
+
+	if (!p)
+		return;		/* ENOMEM: the signal is lost, as on overflow */
+	p->info = *info;
+	p->report = report;
+	/* Tracer-wide and unique: a program's own sigqueue() won't match. */
+	p->cookie = 0x7574720000000000ULL | ++next_cookie;
+	for (pp = &th->pend; *pp; pp = &(*pp)->next)
+		;
+	*pp = p;
 }
 
-/* Send the placeholder; called when the thread is restarted. */
-void utrace__signal_queue(struct uthread *th)
+static void pend_unlink(struct uthread *th, struct utrace__pend *p)
 {
-	if (!th->pend_queue)
-		return;
-	th->pend_queue = false;
-	if (syscall(SYS_tgkill, th->tgid, th->tid, th->pend_sig) < 0)
-		th->pend_sig = 0;
+	for (struct utrace__pend **pp = &th->pend; *pp; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			free(p);
+			return;
+		}
+	}
 }
 
 /*
- * At a signal-delivery stop: is this our placeholder?  If so, put the real
- * siginfo in place (th->si too).
+ * Send the placeholders not sent yet; called when the thread is restarted.
+ * A placeholder is an SI_QUEUE signal from the tracer whose si_value is the
+ * cookie: unlike a tgkill it cannot be confused with a signal the tracer
+ * process itself sends to the thread.
  */
-bool utrace__signal_placeholder(struct uthread *th, int sig)
+void utrace__signal_queue(struct uthread *th)
 {
-	if (!th->pend_sig || sig != th->pend_sig ||
-	    th->si.si_code != SI_TKILL || th->si.si_pid != getpid())
+	struct utrace__pend *p, *next;
+	siginfo_t ph;
+
+	for (p = th->pend; p; p = next) {
+		next = p->next;
+		if (p->sent)
+			continue;
+		memset(&ph, 0, sizeof(ph));
+		ph.si_signo = p->info.si_signo;
+		ph.si_code = SI_QUEUE;
+		ph.si_pid = getpid();
+		ph.si_uid = getuid();
+		ph.si_value.sival_ptr = (void *)(uintptr_t)p->cookie;
+		if (syscall(SYS_rt_tgsigqueueinfo, th->tgid, th->tid,
+			    ph.si_signo, &ph) < 0)
+			pend_unlink(th, p);	/* gone, or a bad signal */
+		else
+			p->sent = true;
+	}
+}
+
+/*
+ * At a signal-delivery stop: is this one of our placeholders?  If so, put
+ * the real siginfo in place (th->si too) and say whether it is to be
+ * reported (held) or delivered as it is (injected).
+ */
+bool utrace__signal_placeholder(struct uthread *th, int sig, bool *report)
+{
+	struct utrace__pend *p;
+
+	if (!th->pend || th->si.si_code != SI_QUEUE ||
+	    th->si.si_pid != getpid())
 		return false;
-	th->si = th->pend_info;
-	th->pend_sig = 0;
+	for (p = th->pend; p; p = p->next)
+		if (p->sent && p->info.si_signo == sig &&
+		    (uintptr_t)th->si.si_value.sival_ptr == p->cookie)
+			break;
+	if (!p)
+		return false;
+	th->si = p->info;
+	*report = p->report;
+	pend_unlink(th, p);
 	ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
 	return true;
+}
+
+/*
+ * Forget what is owed to the thread.  @send (it is let go, alive): what was
+ * not sent yet is sent with its real siginfo where the kernel allows
+ * (si_code < 0 and not SI_TKILL), else as a plain tgkill; placeholders
+ * already sent arrive as they are.
+ */
+void utrace__signal_release(struct uthread *th, bool send)
+{
+	struct utrace__pend *p;
+
+	while ((p = th->pend)) {
+		th->pend = p->next;
+		if (send && !p->sent &&
+		    syscall(SYS_rt_tgsigqueueinfo, th->tgid, th->tid,
+			    p->info.si_signo, &p->info) < 0)
+			syscall(SYS_tgkill, th->tgid, th->tid, p->info.si_signo);
+		free(p);
+	}
 }

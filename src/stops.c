@@ -277,62 +277,67 @@ static bool handler_trap(const struct uthread *th, int sig)
 	       th->si.si_code == SIGTRAP;
 }
 
+/**
+ * utrace__signal_pass - the signal pass for th->si at a signal-delivery stop
+ * @set_info: the kernel's siginfo for this stop is not th->si
+ *
+ * Sets th->stop_sig to what the engines decided, and the kernel's siginfo
+ * to th->si when that signal is delivered and differs.
+ */
+void utrace__signal_pass(struct uthread *th, bool set_info)
+{
+	struct utrace__event ev;
+	uint32_t action;
+	siginfo_t orig = th->si;
+
+	event_init(&ev, EV_SIGNAL);
+	ev.bit = utrace__signal_class(th->tid, th->si.si_signo, &action);
+	ev.action = action;
+	ev.info = &th->si;
+	th->stop_sig = th->si.si_signo;
+	if (utrace__wants(th, &ev))
+		th->stop_sig = utrace__signal_final(th,
+						    utrace__report(th, &ev));
+	if (th->stop_sig && th->stop_sig == th->si.si_signo &&
+	    (set_info || memcmp(&orig, &th->si, sizeof(orig))))
+		ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
+}
+
 static void signal_stop(struct uthread *th, int sig)
 {
 	struct utrace__event ev;
-	uint32_t action, ret;
-	bool handler = false;
-	siginfo_t orig;
+	bool report;
 
 	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &th->si) < 0) {
 		th->stop = STOP_INTERRUPT;
 		return;
 	}
-	if (handler_trap(th, sig)) {
-		handler = true;
-	} else if (step_trap(th, sig)) {
+	if (!handler_trap(th, sig) && step_trap(th, sig)) {
 		/* Our own trap: an event-0 report, never the program's. */
 		th->stop = STOP_STEP;
 		th->handler_trap = false;
 		th->req = utrace__min(th->req, UTRACE_REPORT);
 		return;
 	}
-	th->handler_trap = false;
 	th->stop = STOP_SIGNAL;
 	th->stop_sig = sig;
-	event_init(&ev, EV_SIGNAL);
-	if (handler) {
+	if (handler_trap(th, sig)) {
 		/* Not a signal: the HANDLER report (reference 7.3). */
+		th->handler_trap = false;
 		th->stop_sig = 0;
-		ev.type = EV_SIGNAL_REPORT;
+		event_init(&ev, EV_SIGNAL_REPORT);
 		ev.action = UTRACE_SIGNAL_HANDLER;
 		memset(&th->si, 0, sizeof(th->si));
-	} else if (utrace__signal_placeholder(th, sig)) {
-		if (!th->pend_report)
-			return;		/* injected: delivered as decided */
-		ev.bit = utrace__signal_class(th->tid, sig, &action);
-		ev.action = action;
-	} else {
-		ev.bit = utrace__signal_class(th->tid, sig, &action);
-		ev.action = action;
-	}
-	ev.info = &th->si;
-	if (!utrace__wants(th, &ev))
-		return;
-	orig = th->si;
-	ret = utrace__report(th, &ev);
-	th->stop_sig = utrace__signal_final(th, ret);
-	if (handler) {
-		/* An engine may deliver (inject) a signal from here. */
-		if (th->stop_sig && utrace_signal_action(ret) ==
-				    UTRACE_SIGNAL_DELIVER)
-			utrace__signal_pend(th, &th->si, false);
-		th->stop_sig = 0;
+		ev.info = &th->si;
+		if (utrace__wants(th, &ev))
+			utrace__signal_report_final(th,
+						    utrace__report(th, &ev));
 		return;
 	}
-	if (th->stop_sig == th->si.si_signo &&
-	    memcmp(&orig, &th->si, sizeof(orig)))
-		ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
+	th->handler_trap = false;
+	if (utrace__signal_placeholder(th, sig, &report) && !report)
+		return;		/* injected: delivered as decided */
+	utrace__signal_pass(th, false);
 }
 
 static bool stop_signal(int sig)

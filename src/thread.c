@@ -116,6 +116,7 @@ struct uthread *utrace__thread_new(struct utrace_tracer *t, pid_t tid,
 	th->t = t;
 	th->state = TH_NEW;
 	th->req = UTRACE_RESUME;
+	th->pass_vote = UTRACE_RESUME;
 	th->step = UTRACE_RESUME;
 	th->sc.nr = -1;
 	table_insert(t, th);
@@ -154,6 +155,7 @@ void utrace__thread_free(struct uthread *th)
 	for (unsigned i = 0; i < t->nspawned; i++)
 		if (t->spawned[i] == th)
 			t->spawned[i] = t->spawned[--t->nspawned];
+	utrace__signal_release(th, false);
 	free(th->sys);
 	free(th);
 }
@@ -291,11 +293,11 @@ void utrace__release_thread(struct uthread *th)
 {
 	int sig = th->stop == STOP_SIGNAL ? th->stop_sig : 0;
 
-	if (th->pend_queue && th->stop == STOP_SIGNAL && !sig) {
+	if (th->held && th->stop == STOP_SIGNAL && !sig) {
 		/* A held signal, at its own delivery stop: deliver it as is. */
-		th->si = th->pend_info;
-		sig = th->pend_sig;
-		th->pend_queue = false;
+		th->held = false;
+		th->si = th->held_info;
+		sig = th->si.si_signo;
 		ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
 	}
 	regs_flush(th);
@@ -309,11 +311,8 @@ void utrace__release_thread(struct uthread *th)
 		th->stop = STOP_NONE;
 		return;
 	}
-	/* A held or injected signal is owed to the program: send it. */
-	if (th->pend_queue &&
-	    syscall(SYS_rt_tgsigqueueinfo, th->tgid, th->tid, th->pend_sig,
-		    &th->pend_info) < 0)
-		syscall(SYS_tgkill, th->tgid, th->tid, th->pend_sig);
+	/* Held or injected signals are owed to the program: send them. */
+	utrace__signal_release(th, true);
 	utrace__thread_free(th);
 }
 
@@ -346,7 +345,10 @@ static void restart(struct uthread *th)
 	th->state = TH_RUNNING;
 	th->stop = STOP_NONE;
 	th->stop_sig = 0;
+	th->held = false;
+	th->held_passes = 0;
 	th->entry_held = false;
+	th->parked = false;
 	/*
 	 * Queued while still stopped, so it is pending at the thread's first
 	 * signal check, where the kernel would have delivered it.
@@ -384,6 +386,13 @@ void utrace__settle(struct uthread *th)
 		if (th->state != TH_STOPPED || th->in_pass || th->hold ||
 		    th->dead)
 			return;
+		/*
+		 * A thread that stopped for an engine reports nothing more
+		 * until every engine has let it go, as in the kernel, where
+		 * it sleeps in utrace_stop() until then.
+		 */
+		if (th->parked && utrace__thread_held(th) && !th->killed)
+			return;
 		if (!utrace__thread_has_engines(th) && !th->filtered &&
 		    !th->setup) {
 			utrace__release_thread(th);
@@ -405,33 +414,46 @@ void utrace__settle(struct uthread *th)
 		}
 		if (th->req != UTRACE_RESUME && !mid_syscall(th->stop)) {
 			memset(&ev, 0, sizeof(ev));
-			if (th->req == UTRACE_INTERRUPT) {
+			if (th->stop == STOP_SIGNAL && !th->stop_sig) {
+				/*
+				 * Back at the signal point after dropping or
+				 * holding a signal: *info is left as the last
+				 * callback left it (reference 7.4).
+				 */
 				ev.type = EV_SIGNAL_REPORT;
-				ev.action = UTRACE_SIGNAL_REPORT;
-				ev.info = &th->si;
+			} else if (th->req == UTRACE_INTERRUPT) {
+				ev.type = EV_SIGNAL_REPORT;
 				/* No signal: an engine fills it to inject one. */
 				memset(&th->si, 0, sizeof(th->si));
 			} else {
 				ev.type = EV_QUIESCE;
 			}
+			ev.action = ev.type == EV_SIGNAL_REPORT ?
+				    UTRACE_SIGNAL_REPORT : 0;
+			ev.info = &th->si;
 			th->req = UTRACE_RESUME;
 			if (utrace__wants(th, &ev)) {
 				uint32_t r = utrace__report(th, &ev);
 
-				if (ev.type == EV_SIGNAL_REPORT &&
-				    utrace__signal_final(th, r) &&
-				    utrace_signal_action(r) ==
-				    UTRACE_SIGNAL_DELIVER)
-					utrace__signal_pend(th, &th->si, false);
+				if (ev.type == EV_SIGNAL_REPORT)
+					utrace__signal_report_final(th, r);
 			}
 			/* The last report before user mode: no loop. */
 			th->req = UTRACE_RESUME;
+			continue;
+		}
+		if (th->held && !utrace__thread_held(th) && !th->killed) {
+			/* A held signal, first in line (reference 7.2). */
+			th->held = false;
+			th->si = th->held_info;
+			utrace__signal_pass(th, true);
 			continue;
 		}
 		if (utrace__thread_held(th) && !th->killed) {
 			if (!mid_syscall(th->stop) ||
 			    th->stop == STOP_SYSCALL_ENTRY) {
 				th->entry_held = th->stop == STOP_SYSCALL_ENTRY;
+				th->parked = true;
 				return;
 			}
 			/* Deferred stop: at the exit of this syscall. */

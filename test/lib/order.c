@@ -378,6 +378,60 @@ TEST_T(order_syscall_entry_repeated_after_report, 10)
 }
 
 /*
+ * The non-STOP part of a vote waits for the release (reference 4.4): at
+ * the first getppid entry B votes REPORT (or INTERRUPT) and A, called
+ * after it, STOP.  While A holds the thread nothing is reported; when A
+ * lets it go, the entry pass is repeated with UTRACE_SYSCALL_RESUMED.
+ */
+static uint32_t vote_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_SYSENTRY && ev->nr == SYS_getppid &&
+	    !(ev->action & UTRACE_SYSCALL_RESUMED) && ++te->user[0] == 1)
+		return (uint32_t)te->user[6] | utrace_syscall_action(ev->action);
+	return dflt;
+}
+
+TEST_T(order_report_vote_kept_across_another_engines_stop, 10)
+{
+	static const int votes[] = { UTRACE_REPORT, UTRACE_INTERRUPT };
+
+	for (int v = 0; v < 2; v++) {
+		struct utrace_tracer *t = t_tracer();
+		pid_t pid = t_spawn(t, NULL, "getppid_loop", "3", NULL);
+		struct teng *e[3];
+		int n;
+
+		attach3(t, pid, UTRACE_EVENT(QUIESCE) | UTRACE_EVENT_SYSCALL |
+			EV_LIFE, vote_hook, e);
+		e[0]->user[6] = UTRACE_STOP;
+		e[1]->user[6] = votes[v];
+		e[2]->user[6] = UTRACE_RESUME;
+		CHECK(DISPATCH_UNTIL(t, e[0]->user[0] == 1, 3000));
+		n = tlog_n;
+		t_dispatch_for(t, 200);
+		CHECK_EQ(tlog_n, n);	/* held: nothing reported */
+		CHECK(t_stopped(pid));
+		CHECK_EQ(utrace_control(e[0]->e, UTRACE_RESUME), 0);
+		t_run(t);
+		for (int i = 0; i < 3; i++) {
+			CHECK_EQ(tlog_count_nr(e[i]->id, K_SYSENTRY,
+					       SYS_getppid), 4);
+			CHECK_EQ(tlog_count_nr(e[i]->id, K_SYSEXIT,
+					       SYS_getppid), 3);
+		}
+		n = 0;
+		for (int i = 0; i < tlog_n; i++)
+			if (tlog[i].kind == K_SYSENTRY &&
+			    tlog[i].action & UTRACE_SYSCALL_RESUMED)
+				n++;
+		CHECK_EQ(n, 3);
+		finish3(e, 3);
+		utrace_tracer_free(t);
+		tlog_n = 0;
+	}
+}
+
+/*
  * Syscall entry goes C, B, A.  First getppid: C aborts, B passes it on, A
  * (called last) runs it.  Second: C and B run it, A aborts it.
  */

@@ -354,6 +354,112 @@ TEST_T(hold_with_stop_then_resume, 10)
 	utrace_tracer_free(t);
 }
 
+/*
+ * Three instances of one RT signal queued to the thread, each held once:
+ * every one is reported again with its own siginfo, right after itself
+ * (a held signal goes back at the head of the queue, reference 7.2).
+ */
+static uint32_t hook_hold_rt(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	int v;
+
+	if (ev->kind != K_SIGNAL || (int)ev->arg != SIGRTMIN || !s_info)
+		return dflt;
+	v = s_info->si_value.sival_int;
+	if (v >= 1 && v <= 3 && v <= te->user[0] && te->user[v]++ == 0)
+		return UTRACE_RESUME | UTRACE_SIGNAL_IGN | UTRACE_SIGNAL_HOLD;
+	return dflt;
+}
+
+static void rt_reports(struct teng *a, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < tlog_n && i < S_SIMAX; i++)
+		if (tlog[i].eng == a->id && tlog[i].kind == K_SIGNAL &&
+		    (int)tlog[i].arg == SIGRTMIN && len + 4 < size)
+			len += snprintf(buf + len, size - len, "%s%d",
+					len ? " " : "",
+					s_si[i].si_value.sival_int);
+}
+
+TEST_T(hold_queued_instances_keep_order_and_siginfo, 10)
+{
+	static const int held_upto[] = { 0, 1, 3 };
+	static const char *const want[] = { "1 2 3", "1 1 2 3",
+					    "1 1 2 2 3 3" };
+
+	for (int m = 0; m < 3; m++) {
+		struct utrace_tracer *t = t_tracer();
+		int out;
+		pid_t pid = t_spawn(t, &out, "sig_prog", "rtq", NULL);
+		struct teng *a = s_attach(t, pid, ALL_SIG, hook_hold_rt);
+		char got[64];
+
+		a->user[0] = held_upto[m];	/* these values held once */
+		t_run(t);
+		CHECK_STR(t_read_all(out), "rt 1 2 3\n");
+		rt_reports(a, got, sizeof(got));
+		CHECK_STR(got, want[m]);
+		utrace_tracer_free(t);
+		tlog_n = 0;
+	}
+}
+
+/*
+ * The pattern of reference 7.4: stop with the signal dropped
+ * (STOP | SIGNAL_IGN), then resume with INTERRUPT or REPORT; the REPORT
+ * pass sees *info as the last callback left it, and delivering it runs the
+ * handler with that very siginfo.
+ */
+static uint32_t hook_hold_later(struct teng *te, struct tev *ev,
+				uint32_t dflt)
+{
+	if (ev->kind != K_SIGNAL || !s_info)
+		return dflt;
+	if (utrace_signal_action(ev->action) == UTRACE_SIGNAL_REPORT) {
+		te->user[2]++;
+		te->user[3] = s_info->si_signo;
+		te->user[4] = s_info->si_value.sival_int;
+		return UTRACE_RESUME | UTRACE_SIGNAL_DELIVER;
+	}
+	if ((int)ev->arg == SIGUSR1 && te->user[1]++ == 0)
+		return UTRACE_STOP | UTRACE_SIGNAL_IGN;
+	return dflt;
+}
+
+TEST_T(stop_ignored_signal_then_deliver_from_report_pass, 10)
+{
+	static const int how[] = { UTRACE_INTERRUPT, UTRACE_REPORT };
+
+	for (int m = 0; m < 2; m++) {
+		struct utrace_tracer *t = t_tracer();
+		int out;
+		pid_t pid = t_spawn(t, &out, "sig_prog", "info", NULL);
+		struct teng *a = s_attach(t, pid, ALL_SIG |
+					  UTRACE_EVENT(QUIESCE),
+					  hook_hold_later);
+		char want[128];
+
+		CHECK(DISPATCH_UNTIL(t, a->user[1] == 1, 3000));
+		t_dispatch_for(t, 50);
+		CHECK(t_stopped(pid));
+		CHECK_EQ(a->user[2], 0);
+		CHECK_EQ(utrace_control(a->e, how[m]), 0);
+		t_run(t);
+		CHECK_EQ(a->user[2], 1);
+		CHECK_EQ(a->user[3], SIGUSR1);
+		CHECK_EQ(a->user[4], 42);
+		snprintf(want, sizeof(want),
+			 "sig %d code %d pid %d uid %d val 42\n", SIGUSR1,
+			 SI_QUEUE, pid, (int)getuid());
+		CHECK_STR(t_read_all(out), want);
+		utrace_tracer_free(t);
+		tlog_n = 0;
+	}
+}
+
 /* -- INTERRUPT ------------------------------------------------------------- */
 
 /* Wait for "ready" and for the thread to sleep in its syscall. */

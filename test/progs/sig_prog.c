@@ -30,6 +30,9 @@
  *  step N         prints "step B L E" (addresses of the asm labels), then
  *                 getppid; a loop of N iterations (dec; jnz); getppid;
  *                 prints "done"
+ *  rtq            SA_SIGINFO handler for RTMIN; with RTMIN blocked,
+ *                 queues it to its own thread three times (si_value 1, 2,
+ *                 3), unblocks, prints "rt V..." (values in handling order)
  *  parent         forks a child in "tick" mode that writes nowhere;
  *                 prints "child PID", then waitpid(WUNTRACED|WCONTINUED)
  *                 and prints "stopped S", "continued", "exited S" or
@@ -387,6 +390,47 @@ static int mode_parent(void)
 	}
 }
 
+static int rtq_vals[16], rtq_n;
+
+static void on_rtq(int sig, siginfo_t *si, void *uc)
+{
+	if (rtq_n < 16)
+		rtq_vals[rtq_n++] = si->si_value.sival_int;
+}
+
+static int mode_rtq(void)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_rtq;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGRTMIN, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	for (int v = 1; v <= 3; v++) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGRTMIN;
+		si.si_code = SI_QUEUE;
+		si.si_pid = getpid();
+		si.si_uid = getuid();
+		si.si_value.sival_int = v;
+		syscall(SYS_rt_tgsigqueueinfo, getpid(), gettid(), SIGRTMIN,
+			&si);
+	}
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	printf("rt");
+	for (int i = 0; i < rtq_n; i++)
+		printf(" %d", rtq_vals[i]);
+	printf("\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -417,6 +461,8 @@ int main(int argc, char **argv)
 		return mode_entrysig();
 	if (!strcmp(m, "step"))
 		return mode_step(a ? atol(a) : 1000);
+	if (!strcmp(m, "rtq"))
+		return mode_rtq();
 	if (!strcmp(m, "parent"))
 		return mode_parent();
 	fprintf(stderr, "sig_prog: unknown mode %s\n", m);

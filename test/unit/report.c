@@ -175,6 +175,35 @@ TEST(stop_is_sticky_per_engine)
 	CHECK(!utrace__thread_held(th));
 }
 
+TEST(non_stop_vote_waits_behind_a_stop)
+{
+	uint32_t r;
+
+	/* The kernel's utrace_stop(resume_action): REPORT is kept. */
+	setup(3, UTRACE_EVENT(SYSCALL_EXIT));
+	ret_of[0] = UTRACE_REPORT;
+	ret_of[1] = UTRACE_STOP;
+	ret_of[2] = UTRACE_SINGLESTEP;
+	r = pass(EV_SYSCALL_EXIT, 0);
+	CHECK_EQ(utrace_resume_action(r), UTRACE_STOP);
+	CHECK_EQ(th->req, UTRACE_REPORT);
+	/* In a signal pass REPORT counts as RESUME. */
+	{
+		struct utrace__event ev = { .type = EV_SIGNAL,
+					    .bit = UTRACE_EVENT(SIGNAL),
+					    .action = UTRACE_SIGNAL_DELIVER };
+		siginfo_t si = { .si_signo = SIGUSR1 };
+
+		setup(2, UTRACE_EVENT(SIGNAL));
+		ev.info = &si;
+		ret_of[0] = UTRACE_REPORT;
+		ret_of[1] = UTRACE_STOP;
+		r = utrace__report(th, &ev);
+		CHECK_EQ(utrace_resume_action(r), UTRACE_STOP);
+		CHECK_EQ(th->req, UTRACE_RESUME);
+	}
+}
+
 TEST(last_engine_decides_syscall_action)
 {
 	uint32_t r;
