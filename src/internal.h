@@ -159,6 +159,7 @@ struct utrace__req {
 
 struct utrace_tracer {
 	pid_t pid, loop_tid;
+	struct utrace_tracer *tnext;		/* all tracers (loop.c) */
 	struct uthread **buckets;
 	unsigned nbuckets, nthreads;
 	unsigned norphans;			/* new children, parent unseen */

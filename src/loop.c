@@ -18,6 +18,15 @@
 
 #include "internal.h"
 
+/*
+ * Every tracer of the process.  Tracers created by one thread share its
+ * wait queue: a status one of them collects with waitpid(-1) may belong to
+ * another, and goes to that one's queue.
+ */
+static pthread_mutex_t tracers_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct utrace_tracer *tracers;
+static atomic_int ntracers;
+
 /* Wakes the loop thread out of waitpid for calls from other threads. */
 #define WAKE_SIGNAL (SIGRTMAX - 1)
 
@@ -213,6 +222,11 @@ UTRACE_EXPORT int utrace_tracer_new(struct utrace_tracer **out)
 	t->reqs_tail = &t->reqs;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->cond, NULL);
+	pthread_mutex_lock(&tracers_lock);
+	t->tnext = tracers;
+	tracers = t;
+	atomic_fetch_add(&ntracers, 1);
+	pthread_mutex_unlock(&tracers_lock);
 	*out = t;
 	return 0;
 }
@@ -228,8 +242,51 @@ static void bump_gen(struct utrace_tracer *t)
 	pthread_mutex_unlock(&t->lock);
 }
 
+static struct utrace_tracer *sibling_with(struct utrace_tracer *t, pid_t tid)
+{
+	for (struct utrace_tracer *o = tracers; o; o = o->tnext)
+		if (o != t && o->loop_tid == t->loop_tid &&
+		    utrace__thread_find(o, tid))
+			return o;
+	return NULL;
+}
+
+/*
+ * Which tracer a status for @pid belongs to: the one that traces it, or for
+ * a new thread or child not known yet, the one that traces its process or
+ * its parent.  @t itself unless a sibling claims it.
+ */
+static struct utrace_tracer *status_owner(struct utrace_tracer *t, pid_t pid)
+{
+	struct utrace_tracer *o;
+
+	if (atomic_load(&ntracers) < 2 || utrace__thread_find(t, pid))
+		return t;
+	pthread_mutex_lock(&tracers_lock);
+	o = sibling_with(t, pid);
+	if (!o) {
+		char buf[4096];
+		const char *v;
+
+		if (utrace__proc_status(pid, buf, sizeof(buf))) {
+			if ((v = utrace__proc_field(buf, "Tgid")))
+				o = sibling_with(t, atoi(v));
+			if (!o && (v = utrace__proc_field(buf, "PPid")))
+				o = sibling_with(t, atoi(v));
+		}
+	}
+	pthread_mutex_unlock(&tracers_lock);
+	return o ? o : t;
+}
+
 static void queue_push(struct utrace_tracer *t, pid_t pid, int st)
 {
+	struct utrace_tracer *o = status_owner(t, pid);
+
+	if (o != t) {
+		t = o;
+		ring(t, false);
+	}
 	if (t->qlen == t->qcap) {
 		size_t cap = t->qcap ? t->qcap * 2 : 64;
 		void *q = realloc(t->q, cap * sizeof(*t->q));
@@ -592,6 +649,15 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 	}
 	/* Whatever is left in the queue is for threads now gone. */
 	t->qlen = t->qpos = 0;
+	pthread_mutex_lock(&tracers_lock);
+	for (struct utrace_tracer **pp = &tracers; *pp; pp = &(*pp)->tnext) {
+		if (*pp == t) {
+			*pp = t->tnext;
+			break;
+		}
+	}
+	atomic_fetch_sub(&ntracers, 1);
+	pthread_mutex_unlock(&tracers_lock);
 	reap_killed(killed.tids, killed.n);
 	free(killed.tids);
 	if (t->efd >= 0)

@@ -255,6 +255,77 @@ TEST_T(two_tracers_in_two_threads, 10)
 	}
 }
 
+/*
+ * Two tracers made by one thread share its wait queue: each must get its
+ * own threads' statuses, including the first stops of new children, when
+ * the other one's waitpid(-1) collects them.
+ */
+static uint32_t follow_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_CLONE) {
+		struct teng *c = t_attach((struct utrace_tracer *)te->user[5],
+					  (pid_t)ev->arg, te->events,
+					  follow_hook);
+
+		c->user[5] = te->user[5];
+		c->user[6] = te->user[6];
+	}
+	return dflt;
+}
+
+TEST_T(two_tracers_on_one_thread, 15)
+{
+	struct utrace_tracer *t[2] = { t_tracer(), t_tracer() };
+	struct teng *a[2];
+	long dl = t_now_ms() + 10000;
+
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = t_spawn(t[i], NULL, "forkchain", "2", "100", NULL);
+
+		a[i] = t_attach(t[i], pid, UTRACE_EVENT(CLONE) |
+				UTRACE_EVENT_SYSCALL | EV_LIFE, follow_hook);
+		a[i]->user[5] = (long)t[i];
+		a[i]->user[6] = i;
+	}
+	while ((!a[0]->n[K_REAP] || !a[1]->n[K_REAP]) && t_now_ms() < dl)
+		for (int i = 0; i < 2; i++)
+			CHECK(utrace_dispatch(t[i], 5) >= 0);
+	for (int i = 0; i < 2; i++) {
+		int d = tlog_find(0, a[i]->id, K_DEATH);
+
+		CHECK(d >= 0);
+		CHECK(WIFEXITED(tlog[d].arg));
+		CHECK_EQ(WEXITSTATUS(tlog[d].arg), 9);
+		t_check_death_reap(a[i]);
+	}
+	/* Three processes per tree, each followed by its own tracer. */
+	CHECK_EQ(tlog_count(-1, K_CLONE), 4);
+	CHECK_EQ(tlog_count(-1, K_REAP), 6);
+	for (int i = 0; i < 2; i++)
+		utrace_tracer_free(t[i]);
+}
+
+/* A second tracer of the same thread: -EPERM, and freeing it is harmless. */
+TEST_T(second_tracer_on_one_thread_eperm_then_free, 10)
+{
+	struct utrace_tracer *t = t_tracer(), *t2;
+	pid_t pid = t_spawn(t, NULL, "spin", "3000", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(QUIESCE), NULL);
+	struct utrace_engine *e = NULL;
+
+	t_dispatch_for(t, 50);
+	CHECK_EQ(utrace_control(a->e, UTRACE_STOP), -EINPROGRESS);
+	t2 = t_tracer();
+	CHECK_EQ(utrace_attach(t2, pid, UTRACE_ATTACH_CREATE, &t_ops, NULL,
+			       &e), -EPERM);
+	t_msleep(50);		/* the stop is reported by now */
+	utrace_tracer_free(t2);
+	utrace_tracer_free(t);
+	CHECK_EQ(t_tracer_pid(pid), 0);
+	CHECK(!t_stopped(pid));
+	t_kill(pid);
+}
+
 int main(void)
 {
 	return test_main();
