@@ -42,6 +42,7 @@ LIBTESTS  := $(patsubst test/lib/%.c,$(O)/test/lib/%,$(wildcard test/lib/*.c))
 PROGS     := $(patsubst test/progs/%.c,$(O)/test/progs/%,$(wildcard test/progs/*.c))
 TOOLS     :=
 
+.DEFAULT_GOAL := all
 -include tools/tools.mk
 
 all: $(STATIC) $(SHARED) $(O)/libutrace.pc $(TOOLS) $(EXAMPLES)
