@@ -127,10 +127,137 @@ kill -INT $upid
 wait $upid
 rc=$?
 st=$(awk '{print $3}' /proc/$spid/stat 2>/dev/null)
-t "-p: Ctrl-C detaches, the process runs on" \
-	'[ $rc -eq 0 ] && [ "$st" = S ] && grep -q "Process $spid attached" err && grep -q "Process $spid detached" err && ! grep -q TracerPid:.[1-9] /proc/$spid/status'
+t "-p: Ctrl-C detaches, the process runs on, utrace dies of SIGINT" \
+	'[ $rc -eq 130 ] && [ "$st" = S ] && grep -q "Process $spid attached" err && grep -q "Process $spid detached" err && ! grep -q TracerPid:.[1-9] /proc/$spid/status'
 kill $spid 2>/dev/null
 wait $spid 2>/dev/null
+
+# -- strace's messages and where they go ----------------------------------
+
+# The message about a new child never splits a line (the line ends first,
+# or the child's first line cuts it: "vfork(utrace: Process N attached").
+"$U" -f sh -c '/bin/true & wait; /bin/true' 2>log >/dev/null
+t "-f: Process N attached only at a line start or after vfork(" \
+	'[ $(grep -c "utrace: Process [0-9]* attached$" log) -eq 2 ] && ! grep -v "^utrace: " log | grep -v "^vfork(utrace: " | grep -q "utrace: Process"'
+"$U" -f -o log sh -c '/bin/true' 2>err
+t "-f -o FILE PROG: no attach messages (strace's implied -q)" \
+	'[ ! -s err ] && grep -q "exited with 0" log'
+"$U" -f -o log --quiet=exit sh -c '/bin/true' 2>err
+t "-o FILE PROG --quiet=exit: attach messages again, no exit lines" \
+	'grep -q "^utrace: Process [0-9]* attached$" err && ! grep -q "+++" log'
+"$U" -e trace=none -f -e quiet=attach,exit sh -c /bin/true 2>err
+t "-e quiet=attach,exit" '! grep -q "attached\|+++" err && grep -q "^--- SIGCHLD" err'
+"$U" -e trace=none --quiet=all -f sh -c /bin/true 2>err
+t "--quiet=all" '[ $? -eq 0 ] && grep -q "^--- SIGCHLD" err && ! grep -q "attached\|+++" err'
+"$U" -e trace=none '--quiet=!exit' -f sh -c /bin/true 2>err
+t "--quiet=!exit" '! grep -q "attached" err && grep -q "^+++ exited with 0 +++$" err'
+
+# A thread other than the leader executes: strace's lines, leader's pid.
+E=$O/test/progs/exec_thread
+"$U" -f -e trace=execve,pause,exit_group "$E" /bin/true 2>log
+rc=$?
+t "-f: execve in a thread: superseded, resumed under the leader's pid" \
+	'[ $rc -eq 0 ] && sed -n "/superseded/,\$p" log >tail && [ "$(sed "s/[0-9][0-9]*/N/g; s/  */ /g" tail)" = "+++ superseded by execve in pid N +++
+<... execve resumed>) = N
+exit_group(N) = ?
++++ exited with N +++" ] && [ $(grep -c "+++ exited" log) -eq 1 ]'
+"$U" -f -o log -e trace=execve "$E" /bin/true
+leader=$(head -1 log | cut -d" " -f1)
+t "-f -o: <pid changed to ...>, then the leader's pid goes on" \
+	'grep -q "^[0-9]* *execve(\"/bin/true\".* <pid changed to $leader ...>$" log && grep -q "^$leader  *+++ superseded by execve in pid [0-9]* +++$" log && grep -q "^$leader  *<\.\.\. execve resumed>) *= 0$" log && tail -1 log | grep -q "^$leader  *+++ exited with 0 +++$"'
+rm -f ff.*
+"$U" -ff -o ff -e trace=execve,pause "$E" /bin/true
+l=$(grep -l "^pause()" ff.*)
+t "-ff: the exec'ing thread continues in the leader's file" \
+	'[ $(ls ff.* | wc -l) -eq 2 ] && grep -q "^+++ superseded by execve in pid [0-9]* +++$" $l && grep -q "^<\.\.\. execve resumed>) *= 0$" $l && tail -1 $l | grep -q "^+++ exited with 0 +++$"'
+
+# -p: one thread without -f; every thread with -f, strace's messages.
+I=$O/test/progs/threads_idle
+"$I" 3 5 &
+ipid=$!
+sleep 0.3
+"$U" -e trace=getppid -p $ipid 2>log &
+upid=$!
+sleep 0.4
+kill -INT $upid
+wait $upid
+t "-p PID (no -f) traces only that thread" \
+	'grep -q "^getppid() *= [0-9]*$" log && ! grep -q "\[pid" log'
+"$U" -f -e trace=getppid -o log -p $ipid 2>err &
+upid=$!
+sleep 0.4
+kill -INT $upid
+wait $upid
+rc=$?
+t "-f -p: attached with 4 threads, one detached line per thread" \
+	'[ $rc -eq 130 ] && grep -qx "utrace: Process $ipid attached with 4 threads" err && [ $(grep -c "^utrace: Process [0-9]* detached$" err) -eq 4 ] && [ "$(grep detached err | head -1)" = "utrace: Process $ipid detached" ] && [ $(cut -d" " -f1 log | sort -u | wc -l) -eq 4 ]'
+kill $ipid 2>/dev/null
+wait $ipid 2>/dev/null
+
+"$U" -p 999999 -e trace=exit_group true 2>err
+rc=$?
+t "-p 999999 with a command: message, then the command is traced" \
+	'[ $rc -eq 0 ] && grep -qx "utrace: attach: ptrace(PTRACE_SEIZE, 999999): No such process" err && grep -q "^exit_group(0)" err'
+"$U" -p 999999 2>err
+t "-p 999999 alone: exit 1" '[ $? -eq 1 ] && grep -q "PTRACE_SEIZE, 999999" err'
+
+printf 'x' >noexec
+chmod 644 noexec
+"$U" ./noexec 2>err
+t "non-executable file: strace's exec: Permission denied, exit 1" \
+	'[ $? -eq 1 ] && grep -qx "utrace: exec: Permission denied" err'
+
+# -o FILE PROG ignores SIGINT and SIGTERM (strace's -I never default).
+"$U" -o log "$O/test/progs/sleeper" 1 &
+upid=$!
+sleep 0.3
+kill -INT $upid
+kill -TERM $upid
+wait $upid
+t "-o FILE PROG: SIGINT and SIGTERM do not stop the trace" \
+	'[ $? -eq 0 ] && tail -1 log | grep -q "^+++ exited with 0 +++$"'
+
+# A tracee dumping core: utrace dies of the signal but leaves no core.
+mkdir cored
+(cd cored && ulimit -c unlimited 2>/dev/null &&
+	"$U" -o /dev/null python3 -c 'import os, resource
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0)); os.abort()' 2>/dev/null
+	echo $? >rc)
+t "tracee killed by SIGABRT: exit 134, no core of utrace" \
+	'[ "$(cat cored/rc)" = 134 ] && [ -z "$(ls cored | grep -v "^rc$")" ]'
+
+# -- Options ----------------------------------------------------------------
+
+"$U" -qq -e trace=getpid --inject=getpid:error=EPERM:when=2+ python3 -c 'import os
+for i in range(4): os.getpid()' 2>log
+t "--inject when=2+: from the second call on" \
+	'[ $(grep -c "^getpid() *= [0-9]*$" log) -eq 1 ] && [ $(grep -c "(INJECTED)$" log) -ge 4 ]'
+"$U" -qq -e trace=getpid --inject=getpid:error=EPERM:when=2..3 python3 -c 'import os
+for i in range(4): os.getpid()' 2>log
+t "--inject when=2..3" '[ $(grep -c "(INJECTED)$" log) -eq 2 ]'
+"$U" -T -e trace=chdir,getppid --inject=chdir:error=EPERM:delay_enter=1000 --inject=getppid:delay_exit=1000 -o log "$P"
+t "delay_enter/delay_exit: (DELAYED), after (INJECTED), before -T" \
+	'grep -q "^chdir(\"/utrace-marker\") *= -1 EPERM (Operation not permitted) (INJECTED) (DELAYED) <[0-9.]*>$" log'
+"$U" -o '|cat >piped' -e trace=chdir "$P"
+"$U" -qq -e trace=getppid --inject=getppid:delay_exit=1000:when=2 python3 -c 'import os
+for i in range(3): os.getppid()' 2>log
+t "delay_exit: (DELAYED) on that call only" \
+	'[ $(grep -c "^getppid() *= [0-9]* (DELAYED)$" log) -eq 1 ] && [ $(grep -c "^getppid() *= [0-9]*$" log) -ge 2 ]'
+"$U" -o '|cat >piped' -e trace=chdir "$P"
+t "-o '|cmd' pipes the trace to cmd" 'grep -q "^chdir(\"/utrace-marker\")" piped'
+"$U" -o '!cat >piped2' -e trace=chdir "$P"
+t "-o '!cmd' too" 'grep -q "^chdir(\"/utrace-marker\")" piped2'
+
+"$U" --help >help
+missing=
+for o in follow-forks output-separately output= trace= signal= status= \
+	inject= string-limit= decode-fds syscall-times timestamps \
+	relative-timestamps summary-only summary summary-sort-by= \
+	summary-wall-clock quiet quiet= silent= silence= failed-only \
+	successful-only attach= json timeline= version help; do
+	grep -q -- "--$o" help || missing="$missing $o"
+done
+t "--help names every long option" '[ -z "$missing" ] || { echo "# missing:$missing"; false; }'
 
 bad() {	# name, args...
 	name=$1; shift
@@ -156,3 +283,10 @@ t "-h lists every option" \
 	'for o in -f -ff -o -e -s -y -T -t -r -c -C -S -w -q -Z -z -p -V -h --inject --json --timeline; do grep -q -- "$o" out || exit 1; done'
 "$U" -V >out
 t "-V" 'grep -q "^utrace -- version" out'
+bad "-ff with a piped -o" -ff -o '|cat' true
+bad "-yy is refused" -yy true
+bad "--decode-fds=socket is refused" --decode-fds=socket true
+bad "-q with --quiet=" -q --quiet=exit true
+bad "invalid quiet" --quiet=bogus true
+bad "--inject when=0" --inject=getpid:error=EPERM:when=0 true
+bad "--inject when=3..2" --inject=getpid:error=EPERM:when=3..2 true

@@ -30,6 +30,16 @@ enum {
 	ST_ALL		= 0x1f,
 };
 
+/* -q, --quiet=: which messages are suppressed (strace's quiet set). */
+enum {
+	Q_ATTACH	= 1 << 0,	/* Process N attached/detached */
+	Q_EXIT		= 1 << 1,	/* +++ exited/killed +++ */
+	Q_PATH		= 1 << 2,	/* path-resolution (never printed) */
+	Q_PERSONALITY	= 1 << 3,	/* personality (never printed) */
+	Q_THREAD_EXECVE	= 1 << 4,	/* +++ superseded by execve +++ */
+	Q_ALL		= 0x1f,
+};
+
 #define MAX_INJECT	16
 
 struct inject_rule {
@@ -46,7 +56,7 @@ struct inject_rule {
 struct options {
 	bool follow;			/* -f */
 	bool follow_separately;		/* -ff */
-	const char *outfile;		/* -o */
+	const char *outfile;		/* -o (a leading | or ! pipes) */
 	bool trace_set[NR_MAX];		/* -e trace= */
 	bool trace_all;
 	bool signal_set[65];		/* -e signal= */
@@ -60,7 +70,8 @@ struct options {
 	bool summary;			/* -C */
 	enum sort_by sort;		/* -S */
 	bool wall_clock;		/* -w */
-	int quiet;			/* -q count */
+	unsigned quiet;			/* Q_* from -q or --quiet= */
+	bool intr_never;		/* -o FILE PROG: ignore SIGINT etc. */
 	bool json;			/* --json */
 	const char *timeline;		/* --timeline */
 	struct inject_rule inject[MAX_INJECT];
@@ -85,12 +96,22 @@ pid_t tgid_of(pid_t tid);
 /* Set by the injector so the printer can add " (INJECTED)". */
 void mark_injected(pid_t tid, bool on);
 bool was_injected(pid_t tid);
+/* Set by the injector so the printer can add " (DELAYED)". */
+void mark_delayed(pid_t tid);
+bool take_delayed(pid_t tid);
 
 /* Engines. */
 int printer_init(void);
 int printer_attach(pid_t tid);
 void printer_finish(void);
-void printer_detached(void);
+/*
+ * An "utrace: ..." message on stderr, placed as strace places it: when
+ * the trace goes to stderr and a line is open, it waits for that line to
+ * end, or goes in front of the next line of another thread.
+ */
+void tracer_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* At detach: the open line of tid, if any, ends with " <detached ...>". */
+void printer_detach(pid_t tid);
 int counter_attach(pid_t tid);
 void counter_report(FILE *f);
 int inject_attach(pid_t tid);

@@ -86,9 +86,37 @@ static void c_release(void *data)
 	free(t);
 }
 
+static int open_schedstat(pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", tid);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/*
+ * A non-leader thread executed and took the leader's id: its old
+ * /proc/TID is gone, and execve's exit must be timed on the same clock.
+ */
+static uint32_t c_exec(uint32_t action, struct utrace_engine *e,
+		       pid_t former)
+{
+	struct cthr *t = utrace_engine_data(e);
+	pid_t tid = utrace_engine_tid(e);
+
+	if (t->tid == tid)
+		return UTRACE_RESUME;
+	t->tid = tid;
+	if (t->schedfd >= 0)
+		close(t->schedfd);
+	t->schedfd = open_schedstat(tid);
+	return UTRACE_RESUME;
+}
+
 static const struct utrace_engine_ops counter_ops = {
 	.report_syscall_entry = c_entry,
 	.report_syscall_exit = c_exit,
+	.report_exec = c_exec,
 	.release = c_release,
 };
 
@@ -96,7 +124,6 @@ int counter_attach(pid_t tid)
 {
 	struct utrace_engine *e;
 	struct cthr *t = calloc(1, sizeof(*t));
-	char path[64];
 	const long *nrs;
 	size_t n;
 	int err;
@@ -105,8 +132,7 @@ int counter_attach(pid_t tid)
 		return -ENOMEM;
 	t->tid = tid;
 	t->nr = -1;
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", tid);
-	t->schedfd = open(path, O_RDONLY | O_CLOEXEC);
+	t->schedfd = open_schedstat(tid);
 	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &counter_ops,
 			    t, &e);
 	if (err) {
@@ -115,7 +141,7 @@ int counter_attach(pid_t tid)
 	}
 	nrs = trace_nrs(&n);
 	utrace_set_syscalls(e, nrs, n);
-	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL);
+	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL | UTRACE_EVENT(EXEC));
 	utrace_engine_put(e);
 	return err;
 }

@@ -114,6 +114,7 @@ static uint32_t i_entry(uint32_t action, struct utrace_engine *e)
 		}
 		if (r->delay_enter_us) {
 			hold(e, r->delay_enter_us);
+			mark_delayed(t->tid);
 			ret = (ret & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 		}
 	}
@@ -137,14 +138,26 @@ static uint32_t i_exit(uint32_t action, struct utrace_engine *e)
 		syscall(SYS_tgkill, tgid_of(t->tid), t->tid, r->signal);
 	if (r->delay_exit_us) {
 		hold(e, r->delay_exit_us);
+		mark_delayed(t->tid);
 		return UTRACE_STOP;
 	}
+	return UTRACE_RESUME;
+}
+
+/* A non-leader thread executed: signal= must go to its new id. */
+static uint32_t i_exec(uint32_t action, struct utrace_engine *e,
+		       pid_t former)
+{
+	struct ithr *t = utrace_engine_data(e);
+
+	t->tid = utrace_engine_tid(e);
 	return UTRACE_RESUME;
 }
 
 static const struct utrace_engine_ops inject_ops = {
 	.report_syscall_entry = i_entry,
 	.report_syscall_exit = i_exit,
+	.report_exec = i_exec,
 	.release = free,
 };
 
@@ -175,7 +188,7 @@ int inject_attach(pid_t tid)
 			}
 	utrace_set_syscalls(e, nrs, n);
 	free(nrs);
-	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL);
+	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL | UTRACE_EVENT(EXEC));
 	utrace_engine_put(e);
 	return err;
 }

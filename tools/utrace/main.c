@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,9 +37,38 @@ static int live;
 struct tinfo {
 	pid_t tid, tgid;
 	bool injected;
+	bool delayed;
 	struct tinfo *next;
 };
 static struct tinfo *buckets[1024];
+
+/*
+ * Traced threads in strace's table order (a new thread takes the first
+ * free slot): the order of the "Process N detached" messages.
+ */
+static pid_t *slots;
+static size_t nslots;
+
+static void slot_set(pid_t old, pid_t tid)
+{
+	size_t i;
+	pid_t *p;
+
+	for (i = 0; i < nslots; i++)
+		if (slots[i] == old) {
+			slots[i] = tid;
+			return;
+		}
+	if (!old) {
+		p = realloc(slots, (nslots + 16) * sizeof(*p));
+		if (!p)
+			return;
+		slots = p;
+		memset(slots + nslots, 0, 16 * sizeof(*p));
+		slots[nslots] = tid;
+		nslots += 16;
+	}
+}
 
 static struct tinfo *tinfo(pid_t tid, bool create)
 {
@@ -57,6 +87,17 @@ static struct tinfo *tinfo(pid_t tid, bool create)
 	p->next = *b;
 	*b = p;
 	return p;
+}
+
+static void tinfo_unlink(struct tinfo *t)
+{
+	struct tinfo **b = &buckets[(unsigned)t->tid % 1024];
+
+	for (; *b; b = &(*b)->next)
+		if (*b == t) {
+			*b = t->next;
+			return;
+		}
 }
 
 static void tinfo_drop(pid_t tid)
@@ -91,6 +132,24 @@ bool was_injected(pid_t tid)
 	struct tinfo *p = tinfo(tid, false);
 
 	return p && p->injected;
+}
+
+void mark_delayed(pid_t tid)
+{
+	struct tinfo *p = tinfo(tid, true);
+
+	if (p)
+		p->delayed = true;
+}
+
+bool take_delayed(pid_t tid)
+{
+	struct tinfo *p = tinfo(tid, false);
+	bool d = p && p->delayed;
+
+	if (p)
+		p->delayed = false;
+	return d;
 }
 
 double now_mono(void)
@@ -133,8 +192,30 @@ static uint32_t k_clone(uint32_t action, struct utrace_engine *e,
 		return UTRACE_RESUME;
 	if (attach_engines(child, flags & CLONE_THREAD ? tgid_of(tid) : child))
 		return UTRACE_RESUME;
-	if (!opt.quiet && !opt.json)
-		fprintf(stderr, "utrace: Process %d attached\n", child);
+	if (!(opt.quiet & Q_ATTACH) && !opt.json)
+		tracer_msg("Process %d attached", child);
+	return UTRACE_RESUME;
+}
+
+/* A non-leader thread executed and now has the leader's id. */
+static uint32_t k_exec(uint32_t action, struct utrace_engine *e,
+		       pid_t former)
+{
+	pid_t tid = utrace_engine_tid(e);
+	struct tinfo *t;
+
+	if (former == tid)
+		return UTRACE_RESUME;
+	t = tinfo(former, false);
+	if (t) {
+		tinfo_drop(tid);	/* the old leader's, if still there */
+		tinfo_unlink(t);
+		t->tid = tid;
+		t->tgid = tid;
+		t->next = buckets[(unsigned)tid % 1024];
+		buckets[(unsigned)tid % 1024] = t;
+	}
+	slot_set(former, tid);
 	return UTRACE_RESUME;
 }
 
@@ -147,12 +228,16 @@ static uint32_t k_death(struct utrace_engine *e, bool group_dead, int status)
 
 static void k_reap(struct utrace_engine *e)
 {
-	tinfo_drop(utrace_engine_tid(e));
+	pid_t tid = utrace_engine_tid(e);
+
+	tinfo_drop(tid);
+	slot_set(tid, 0);
 	live--;
 }
 
 static const struct utrace_engine_ops keeper_ops = {
 	.report_clone = k_clone,
+	.report_exec = k_exec,
 	.report_death = k_death,
 	.report_reap = k_reap,
 };
@@ -172,8 +257,9 @@ int attach_engines(pid_t tid, pid_t tgid)
 	if (ti)
 		ti->tgid = tgid;
 	live++;
-	err = utrace_set_events(e, UTRACE_EVENT(CLONE) | UTRACE_EVENT(DEATH) |
-				UTRACE_EVENT(REAP));
+	slot_set(0, tid);
+	err = utrace_set_events(e, UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) |
+				UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP));
 	utrace_engine_put(e);
 	if (!err && opt.ninject)
 		err = inject_attach(tid);
@@ -188,41 +274,68 @@ int attach_engines(pid_t tid, pid_t tgid)
 
 /* -- Attaching to running processes --------------------------------------- */
 
+/* The process a thread belongs to, from /proc/TID/status. */
+static pid_t read_tgid(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			tgid = (pid_t)atoi(line + 5);
+			break;
+		}
+	fclose(f);
+	return tgid > 0 ? tgid : tid;
+}
+
+/*
+ * -p PID: as strace, only that thread; with -f every thread of its
+ * process, PID first.  Returns the number of threads attached or -errno.
+ */
 static int attach_process(pid_t pid)
 {
+	pid_t tgid = read_tgid(pid);
 	char path[64];
 	bool again = true;
-	int n = 0, err = 0;
+	int n = 0, err;
 
+	err = attach_engines(pid, tgid);
+	if (err)
+		return err;
+	n++;
+	if (!opt.follow)
+		return n;
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	/* Again until no new thread appears: threads may clone meanwhile. */
 	while (again) {
 		DIR *d = opendir(path);
 		struct dirent *de;
 
 		again = false;
 		if (!d)
-			return -ESRCH;
+			break;
 		while ((de = readdir(d))) {
 			pid_t tid = (pid_t)atoi(de->d_name);
 
-			if (tid <= 0)
+			if (tid <= 0 || attach_engines(tid, tgid))
 				continue;
-			err = attach_engines(tid, pid);
-			if (err == -EEXIST)
-				continue;
-			if (err)
-				break;
 			n++;
 			again = true;
 		}
 		closedir(d);
-		if (err && err != -EEXIST)
-			return err;
 	}
 	return n;
 }
 
 /* -- Signals and the loop -------------------------------------------------- */
+
+static const int fatal_sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM };
 
 static void on_signal(int sig)
 {
@@ -230,17 +343,23 @@ static void on_signal(int sig)
 	utrace_break(tracer);
 }
 
+/*
+ * As strace: these signals detach and end utrace, except with -o FILE
+ * and a command, where they are ignored (strace's default -I never), so
+ * that a Ctrl-C meant for the program does not stop its trace.  Called
+ * after the command was spawned, which keeps its own dispositions.
+ */
 static void setup_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct sigaction sa;
 	size_t i;
 
 	/* No SA_RESTART: the loop's wait returns and sees the break. */
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	sa.sa_handler = opt.intr_never ? SIG_IGN : on_signal;
+	for (i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		if (fatal_sigs[i] != SIGPIPE || opt.intr_never)
+			sigaction(fatal_sigs[i], &sa, NULL);
 }
 
 static void finish_outputs(void)
@@ -251,33 +370,56 @@ static void finish_outputs(void)
 	timeline_finish();
 }
 
+/* Die of sig as the traced program did, without a core of our own. */
+static int die_like(int sig)
+{
+	struct rlimit rl = { 0, 0 };
+	struct sigaction sa;
+	sigset_t set;
+
+	if (sig == SIGKILL || sig == SIGSTOP)
+		raise(sig);
+	setrlimit(RLIMIT_CORE, &rl);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;	/* a signal that does not kill */
+}
+
 static int exit_like(int status)
 {
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		sigaction(sig, &sa, NULL);
-		signal(SIGABRT, SIG_DFL);
-		if (sig != SIGKILL && sig != SIGSTOP) {
-			sigset_t set;
-
-			sigemptyset(&set);
-			sigaddset(&set, sig);
-			pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-			raise(sig);
-		}
-		return 128 + sig;
-	}
+	if (WIFSIGNALED(status))
+		return die_like(WTERMSIG(status));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+static void detach_all(void)
+{
+	size_t i;
+
+	/* strace's order: per thread, the message, then its open line. */
+	for (i = 0; i < nslots; i++) {
+		if (!slots[i])
+			continue;
+		if (!(opt.quiet & Q_ATTACH) && !opt.json) {
+			fflush(summary_file());
+			fprintf(stderr, "utrace: Process %d detached\n",
+				slots[i]);
+		}
+		printer_detach(slots[i]);
+	}
+	utrace_tracer_free(tracer);
+	tracer = NULL;
 }
 
 int main(int argc, char **argv)
 {
 	struct utrace_spawn_opts so = { .size = sizeof(so) };
-	int err, i;
+	int err, i, traced = 0;
 
 	parse_options(argc, argv);
 	err = utrace_tracer_new(&tracer);
@@ -289,25 +431,20 @@ int main(int argc, char **argv)
 		return 1;
 	if (opt.timeline && timeline_init(opt.timeline) < 0)
 		return 1;
-	setup_signals();
 
-	for (i = 0; i < opt.nattach; i++) {
-		err = attach_process(opt.attach[i]);
-		if (err < 0) {
-			fprintf(stderr, "utrace: attach: pid %d: %s\n",
-				opt.attach[i], strerror(-err));
-			utrace_tracer_free(tracer);
-			return 1;
-		}
-		if (!opt.quiet && !opt.json)
-			fprintf(stderr, "utrace: Process %d attached%s\n",
-				opt.attach[i], err > 1 ? " (with threads)" : "");
-	}
 	if (opt.argv) {
 		err = utrace_spawn(tracer, opt.argv, &so, &main_pid);
 		if (err) {
-			fprintf(stderr, "utrace: Can't stat '%s': %s\n",
-				opt.argv[0], strerror(-err));
+			/* strace's words: its stat() or its child's exec. */
+			if (err == -ENOENT)
+				fprintf(stderr, "utrace: Can't stat '%s': %s\n",
+					opt.argv[0], strerror(-err));
+			else if (err == -EAGAIN || err == -ENOMEM)
+				fprintf(stderr, "utrace: fork: %s\n",
+					strerror(-err));
+			else
+				fprintf(stderr, "utrace: exec: %s\n",
+					strerror(-err));
 			utrace_tracer_free(tracer);
 			return 1;
 		}
@@ -319,6 +456,30 @@ int main(int argc, char **argv)
 			utrace_tracer_free(tracer);
 			return 1;
 		}
+		traced++;
+	}
+	setup_signals();
+	for (i = 0; i < opt.nattach && !interrupted; i++) {
+		err = attach_process(opt.attach[i]);
+		if (err < 0) {
+			/* As strace: not fatal while something is traced. */
+			fprintf(stderr, "utrace: attach: ptrace(PTRACE_SEIZE, "
+				"%d): %s\n", opt.attach[i], strerror(-err));
+			continue;
+		}
+		traced++;
+		if ((opt.quiet & Q_ATTACH) || opt.json)
+			continue;
+		if (err > 1)
+			fprintf(stderr, "utrace: Process %d attached with %d "
+				"threads\n", opt.attach[i], err);
+		else
+			fprintf(stderr, "utrace: Process %d attached\n",
+				opt.attach[i]);
+	}
+	if (!traced) {
+		utrace_tracer_free(tracer);
+		return 1;
 	}
 
 	while (!interrupted && live > 0) {
@@ -331,22 +492,18 @@ int main(int argc, char **argv)
 	}
 
 	if (interrupted) {
-		printer_detached();
-		utrace_tracer_free(tracer);
-		tracer = NULL;
-		if (!opt.quiet && !opt.json)
-			for (i = 0; i < opt.nattach; i++)
-				fprintf(stderr, "utrace: Process %d detached\n",
-					opt.attach[i]);
-		finish_outputs();
+		/*
+		 * strace's cleanup: detach everything, send the signal to the
+		 * command (without waiting: it may ignore it), then die of the
+		 * signal too.
+		 */
+		detach_all();
 		if (main_pid > 0) {
-			int st;
-
+			kill(main_pid, SIGCONT);
 			kill(main_pid, interrupted);
-			if (waitpid(main_pid, &st, 0) == main_pid)
-				return exit_like(st);
 		}
-		return opt.argv ? 128 + interrupted : 0;
+		finish_outputs();
+		return die_like(interrupted);
 	}
 	utrace_tracer_free(tracer);
 	finish_outputs();

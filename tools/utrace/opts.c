@@ -28,11 +28,29 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
+/* A message strace prints without its "Try ... -h" line. */
+static void die_plain(const char *fmt, ...) __attribute__((format(printf, 1,
+								    2),
+							     noreturn));
+
+static void die_plain(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("utrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
 void usage(FILE *f)
 {
 	fputs(
 "Usage: utrace [-fCcqrTtwyZz] [-e EXPR]... [-o FILE] [-p PID]... [-s STRSIZE]\n"
-"              [-S SORTBY] [--inject=SET:...] [--json] [--timeline FILE]\n"
+"              [-S SORTBY] [--inject=SET:...] [--quiet=SET] [--json]\n"
+"              [--timeline FILE]\n"
 "              { -p PID | [--] PROG [ARGS] }\n"
 "\n"
 "Trace the system calls and signals of PROG, or of the running process PID,\n"
@@ -44,8 +62,9 @@ void usage(FILE *f)
 "  -ff, --output-separately\n"
 "                          with -o FILE, write each thread to FILE.TID\n"
 "  -p PID[,PID...], --attach=PID\n"
-"                          attach to every thread of PID (repeatable);\n"
-"                          Ctrl-C detaches and leaves it running\n"
+"                          attach to the thread PID (with -f, to every\n"
+"                          thread of its process; repeatable); Ctrl-C\n"
+"                          detaches and leaves it running\n"
 "Filtering:\n"
 "  -e trace=SET, --trace=SET\n"
 "                          syscalls to trace: names, /REGEX, ?NAME (no error\n"
@@ -61,16 +80,25 @@ void usage(FILE *f)
 "  -Z, --failed-only       same as -e status=failed\n"
 "  -z, --successful-only   same as -e status=successful\n"
 "Output:\n"
-"  -o FILE, --output=FILE  write the trace to FILE instead of stderr\n"
+"  -o FILE, --output=FILE  write the trace to FILE instead of stderr;\n"
+"                          '|CMD' or '!CMD' pipes it to the shell command\n"
+"                          CMD; with a command, implies -q and makes\n"
+"                          SIGINT, SIGTERM, SIGHUP, SIGQUIT harmless\n"
 "  -s N, --string-limit=N  print at most N bytes of strings (default 32)\n"
-"  -y, --decode-fds        print the paths of file descriptors\n"
+"  -y, --decode-fds[=path], -e decode-fds=path\n"
+"                          print the paths of file descriptors (-yy,\n"
+"                          socket, dev, pidfd: not supported)\n"
 "  -T, --syscall-times     print the time spent in each syscall\n"
 "  -t, --timestamps        prefix lines with the time of day; -tt adds\n"
 "                          microseconds, -ttt prints seconds since the epoch\n"
 "  -r, --relative-timestamps\n"
 "                          prefix lines with the time since the previous one\n"
 "  -q, --quiet             suppress attach/detach messages; -qq also\n"
-"                          suppresses the exit status lines\n"
+"                          suppresses the exit status lines; -qqq all\n"
+"  -e quiet=SET, --quiet=SET (--silent=, --silence=)\n"
+"                          suppress these messages: attach, exit,\n"
+"                          thread-execve (superseded), personality,\n"
+"                          path-resolution, all, none; a leading ! negates\n"
 "  --json                  one JSON object per event instead of text\n"
 "  --timeline=FILE         also write a Chrome trace-event JSON file (open it\n"
 "                          in Perfetto or chrome://tracing)\n"
@@ -84,17 +112,19 @@ void usage(FILE *f)
 "                          count wall-clock time instead of system time\n"
 "Tampering:\n"
 "  --inject=SET:error=ERRNO|retval=N[:signal=SIG][:delay_enter=US]\n"
-"           [:delay_exit=US][:when=FIRST[..LAST][+STEP]]\n"
+"           [:delay_exit=US][:when=WHEN]\n"
 "                          make the syscalls in SET fail with ERRNO or return\n"
 "                          N without running, deliver SIG after them, or\n"
 "                          hold the thread for US microseconds at entry/exit\n"
+"                          (marked (DELAYED)); WHEN is FIRST, FIRST+,\n"
+"                          FIRST+STEP, FIRST..LAST or FIRST..LAST+STEP\n"
 "                          (also -e inject=...)\n"
 "Miscellaneous:\n"
 "  -V, --version           print the version and exit\n"
 "  -h, --help              print this help and exit\n"
 "\n"
 "The exit status is the traced program's (a program killed by a signal\n"
-"makes utrace kill itself with the same signal).\n", f);
+"makes utrace kill itself with the same signal, without a core dump).\n", f);
 }
 
 static long errno_number(const char *s)
@@ -272,6 +302,73 @@ static void parse_status_set(const char *val)
 	free(copy);
 }
 
+/* -e quiet=SET, --quiet=SET: strace's names. */
+static void parse_quiet_set(const char *val)
+{
+	static const struct {
+		const char *name;
+		unsigned bits;
+	} names[] = {
+		{ "attach", Q_ATTACH }, { "exit", Q_EXIT }, { "exits", Q_EXIT },
+		{ "path-resolution", Q_PATH }, { "personality", Q_PERSONALITY },
+		{ "superseded", Q_THREAD_EXECVE },
+		{ "thread-execve", Q_THREAD_EXECVE },
+		{ "all", Q_ALL }, { "none", 0 },
+	};
+	char *copy = strdup(val), *tok, *save = NULL;
+	char *s = copy;
+	unsigned mask = 0;
+	bool neg = false;
+
+	if (*s == '!') {
+		neg = true;
+		s++;
+	}
+	if (!*s)
+		die_plain("invalid quiet '%s'", s);
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			die_plain("invalid quiet '%s'", tok);
+		mask |= names[i].bits;
+	}
+	opt.quiet = neg ? Q_ALL & ~mask : mask;
+	free(copy);
+}
+
+/* -y, --decode-fds=SET: only the paths are decoded. */
+static void parse_decode_fds(const char *val)
+{
+	char *copy = strdup(val), *tok, *save = NULL;
+	char *s = copy;
+	bool neg = false, path = false;
+
+	if (*s == '!') {
+		neg = true;
+		s++;
+	}
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "path"))
+			path = true;
+		else if (!strcmp(tok, "none"))
+			continue;
+		else if (!strcmp(tok, "all") || !strcmp(tok, "dev") ||
+			 !strcmp(tok, "socket") || !strcmp(tok, "pidfd"))
+			die("--decode-fds=%s (-yy) is not supported: utrace "
+			    "decodes only paths (-y)", tok);
+		else
+			die_plain("invalid decode-fds '%s'", tok);
+	}
+	opt.decode_fds = neg ? !path : path;
+	free(copy);
+}
+
 static long parse_num(const char *s, const char *what, long min)
 {
 	char *end;
@@ -284,35 +381,48 @@ static long parse_num(const char *s, const char *what, long min)
 	return v;
 }
 
-static void parse_when(struct inject_rule *r, const char *s)
+/* A number 1..65535, as strace takes for when=. */
+static unsigned when_num(const char *s, char **end, const char *spec)
+{
+	unsigned long v;
+
+	if (!isdigit((unsigned char)*s))
+		die_plain("invalid inject argument '%s'", spec);
+	errno = 0;
+	v = strtoul(s, end, 10);
+	if (errno || v < 1 || v > 0xffff)
+		die_plain("invalid inject argument '%s'", spec);
+	return (unsigned)v;
+}
+
+/*
+ * when=FIRST (that call only), FIRST+ (from it on), FIRST+STEP (it and
+ * every STEP-th after), FIRST..LAST (those calls), FIRST..LAST+STEP.
+ */
+static void parse_when(struct inject_rule *r, const char *s, const char *spec)
 {
 	char *end;
 
-	r->first = (unsigned)strtoul(s, &end, 10);
-	if (end == s || r->first < 1)
-		die("invalid when= '%s'", s);
+	r->first = when_num(s, &end, spec);
 	r->last = r->first;
 	r->step = 0;
 	if (!strncmp(end, "..", 2)) {
-		s = end + 2;
-		r->last = (unsigned)strtoul(s, &end, 10);
-		if (end == s || r->last < r->first)
-			die("invalid when= range");
+		r->last = when_num(end + 2, &end, spec);
+		if (r->last < r->first)
+			die_plain("invalid inject argument '%s'", spec);
 		r->step = 1;
 	}
 	if (*end == '+') {
-		if (r->last == r->first)
+		if (r->last == r->first && r->step == 0)
 			r->last = ~0U;
-		s = end + 1;
 		r->step = 1;
-		if (*s) {
-			r->step = (unsigned)strtoul(s, &end, 10);
-			if (end == s || r->step < 1)
-				die("invalid when= step '%s'", s);
-		}
+		if (end[1])
+			r->step = when_num(end + 1, &end, spec);
+		else
+			end++;
 	}
 	if (*end)
-		die("invalid when= '%s'", s);
+		die_plain("invalid inject argument '%s'", spec);
 }
 
 static void parse_inject(const char *val)
@@ -361,7 +471,7 @@ static void parse_inject(const char *val)
 			r->delay_exit_us = parse_num(eq, "delay_exit", 0);
 			action = true;
 		} else if (!strcmp(tok, "when")) {
-			parse_when(r, eq);
+			parse_when(r, eq, val);
 		} else {
 			die("--inject: unknown action '%s'", tok);
 		}
@@ -373,6 +483,8 @@ static void parse_inject(const char *val)
 		    "delay_enter=, delay_exit=)", val);
 	free(copy);
 }
+
+static bool quiet_set;		/* -e quiet= or --quiet seen */
 
 static void parse_expr(const char *e)
 {
@@ -392,9 +504,16 @@ static void parse_expr(const char *e)
 		parse_status_set(v);
 	} else if (n == 6 && !strncmp(e, "inject", 6)) {
 		parse_inject(v);
+	} else if ((n == 5 && !strncmp(e, "quiet", 5)) ||
+		   (n == 6 && !strncmp(e, "silent", 6)) ||
+		   (n == 6 && !strncmp(e, "silence", 6))) {
+		parse_quiet_set(v);
+		quiet_set = true;
+	} else if (n == 10 && !strncmp(e, "decode-fds", 10)) {
+		parse_decode_fds(v);
 	} else {
 		die("-e %.*s: not supported by utrace (supported: trace, "
-		    "signal, status, inject)", (int)n, e);
+		    "signal, status, inject, quiet, decode-fds)", (int)n, e);
 	}
 }
 
@@ -433,7 +552,7 @@ static enum sort_by parse_sort(const char *s)
 
 enum {
 	OPT_JSON = 256, OPT_TIMELINE, OPT_INJECT, OPT_TRACE, OPT_SIGNAL,
-	OPT_STATUS, OPT_FF,
+	OPT_STATUS, OPT_FF, OPT_QUIET, OPT_DECODE_FDS,
 };
 
 int parse_options(int argc, char **argv)
@@ -447,7 +566,7 @@ int parse_options(int argc, char **argv)
 		{ "status", required_argument, NULL, OPT_STATUS },
 		{ "inject", required_argument, NULL, OPT_INJECT },
 		{ "string-limit", required_argument, NULL, 's' },
-		{ "decode-fds", no_argument, NULL, 'y' },
+		{ "decode-fds", optional_argument, NULL, OPT_DECODE_FDS },
 		{ "syscall-times", no_argument, NULL, 'T' },
 		{ "timestamps", no_argument, NULL, 't' },
 		{ "relative-timestamps", no_argument, NULL, 'r' },
@@ -455,7 +574,9 @@ int parse_options(int argc, char **argv)
 		{ "summary", no_argument, NULL, 'C' },
 		{ "summary-sort-by", required_argument, NULL, 'S' },
 		{ "summary-wall-clock", no_argument, NULL, 'w' },
-		{ "quiet", no_argument, NULL, 'q' },
+		{ "quiet", optional_argument, NULL, OPT_QUIET },
+		{ "silent", optional_argument, NULL, OPT_QUIET },
+		{ "silence", optional_argument, NULL, OPT_QUIET },
 		{ "failed-only", no_argument, NULL, 'Z' },
 		{ "successful-only", no_argument, NULL, 'z' },
 		{ "attach", required_argument, NULL, 'p' },
@@ -465,7 +586,7 @@ int parse_options(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, follow = 0, i;
+	int c, follow = 0, qflag = 0, yflag = 0, i;
 
 	opt.strsize = 32;
 	opt.trace_all = true;
@@ -490,7 +611,10 @@ int parse_options(int argc, char **argv)
 		case 's':
 			opt.strsize = (int)parse_num(optarg, "string limit", 0);
 			break;
-		case 'y': opt.decode_fds = true; break;
+		case 'y': yflag++; break;
+		case OPT_DECODE_FDS:
+			parse_decode_fds(optarg ? optarg : "path");
+			break;
 		case 'T': opt.syscall_times = true; break;
 		case 't': opt.timestamps++; break;
 		case 'r': opt.relative = true; break;
@@ -498,7 +622,12 @@ int parse_options(int argc, char **argv)
 		case 'C': opt.summary = true; break;
 		case 'S': opt.sort = parse_sort(optarg); break;
 		case 'w': opt.wall_clock = true; break;
-		case 'q': opt.quiet++; break;
+		case 'q': qflag++; break;
+		case OPT_QUIET:
+			/* --quiet alone is -q: attach,personality */
+			parse_quiet_set(optarg ? optarg : "attach,personality");
+			quiet_set = true;
+			break;
 		case 'Z': opt.status_mask = ST_FAILED; break;
 		case 'z': opt.status_mask = ST_SUCCESSFUL; break;
 		case 'p': parse_pids(optarg); break;
@@ -521,6 +650,24 @@ int parse_options(int argc, char **argv)
 	}
 	opt.follow = follow >= 1;
 	opt.follow_separately = follow >= 2 && opt.outfile;
+	if (opt.follow_separately &&
+	    (*opt.outfile == '|' || *opt.outfile == '!'))
+		die("piping the output and -ff/--output-separately are "
+		    "mutually exclusive");
+	if (yflag >= 2)
+		die("-yy (--decode-fds=all: socket and device details) is not "
+		    "supported: utrace decodes only paths (-y)");
+	if (yflag)
+		opt.decode_fds = true;
+	if (qflag && quiet_set)
+		die_plain("-q and -e quiet/--quiet cannot be provided "
+			  "simultaneously");
+	if (qflag == 1)
+		opt.quiet = Q_ATTACH | Q_PERSONALITY;
+	else if (qflag == 2)
+		opt.quiet = Q_ATTACH | Q_PERSONALITY | Q_EXIT;
+	else if (qflag > 2)
+		opt.quiet = Q_ALL;
 	if (opt.summary_only && opt.summary)
 		die("-c/--summary-only and -C/--summary are mutually exclusive");
 	if (opt.json && opt.summary_only)
@@ -531,5 +678,14 @@ int parse_options(int argc, char **argv)
 		opt.argv = argv + optind;
 	if (!opt.argv && !opt.nattach)
 		die("must have PROG [ARGS] or -p PID");
+	/*
+	 * strace: "-o FILE PROG" implies -q unless a quiet set was given,
+	 * and makes SIGINT, SIGQUIT, SIGTERM, SIGHUP and SIGPIPE harmless.
+	 */
+	if (opt.outfile && opt.argv) {
+		opt.intr_never = true;
+		if (!qflag && !quiet_set)
+			opt.quiet = Q_ATTACH | Q_PERSONALITY;
+	}
 	return 0;
 }

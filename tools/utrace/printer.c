@@ -6,6 +6,10 @@
  * closed with " <unfinished ...>" and later continued as "<... resumed>".
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <paths.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -21,6 +25,9 @@ struct outf {
 
 struct pthr {
 	pid_t tid;
+	pid_t tgid;
+	struct pthr *next;	/* all attached threads, for detach and exec */
+	bool reaped;
 	struct utrace_engine *e;
 	struct outf *out;
 	struct sbuf line;	/* "name(args" of the current syscall */
@@ -40,6 +47,78 @@ struct pthr {
 static struct outf main_out;
 static struct timeval last_tv;
 static int live;
+static struct pthr *threads;
+static pid_t pipe_pid;		/* -o '|cmd': the command's shell */
+static struct sbuf msgq;	/* messages waiting for the open line */
+
+/*
+ * Messages go to stderr.  When the trace goes there too, a message that
+ * comes while a line is open waits: it follows the line when the line
+ * ends, or, when another thread cuts the line first, it goes out before
+ * the " <unfinished ...>" (strace prints "Process N attached" when it
+ * first sees the child, which is one of these two places).
+ */
+static void flush_msgs(void)
+{
+	if (!msgq.len)
+		return;
+	fwrite(msgq.p, 1, msgq.len, stderr);
+	sb_reset(&msgq);
+}
+
+void tracer_msg(const char *fmt, ...)
+{
+	struct sbuf b = { 0 };
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	sb_printf(&b, "utrace: %s\n", s);
+	free(s);
+	if (main_out.f == stderr && main_out.open) {
+		sb_putn(&msgq, b.p, b.len);
+	} else {
+		if (main_out.f && main_out.f != stderr)
+			fflush(main_out.f);
+		fwrite(b.p, 1, b.len, stderr);
+		fflush(stderr);
+	}
+	sb_free(&b);
+}
+
+/* -o '|cmd' or '!cmd': the trace goes to the standard input of sh -c cmd. */
+static FILE *open_pipe(const char *cmd)
+{
+	int fds[2];
+	FILE *f;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return NULL;
+	pipe_pid = fork();
+	if (pipe_pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (pipe_pid == 0) {
+		if (dup2(fds[0], 0) < 0)
+			_exit(127);
+		execl(_PATH_BSHELL, "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	f = fdopen(fds[1], "w");
+	if (!f)
+		close(fds[1]);
+	/* A command that stops reading must not kill us, nor the tracees. */
+	signal(SIGPIPE, SIG_IGN);
+	return f;
+}
 
 static ssize_t mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
@@ -50,7 +129,14 @@ int printer_init(void)
 {
 	static char buf[1 << 16];
 
-	if (opt.outfile && !opt.follow_separately) {
+	if (opt.outfile && (*opt.outfile == '|' || *opt.outfile == '!')) {
+		main_out.f = open_pipe(opt.outfile + 1);
+		if (!main_out.f) {
+			fprintf(stderr, "utrace: can't popen '%s': %s\n",
+				opt.outfile + 1, strerror(errno));
+			return -errno;
+		}
+	} else if (opt.outfile && !opt.follow_separately) {
 		main_out.f = fopen(opt.outfile, "we");
 		if (!main_out.f) {
 			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
@@ -73,7 +159,16 @@ FILE *summary_file(void)
 
 void printer_finish(void)
 {
+	flush_msgs();
 	fflush(main_out.f);
+	if (pipe_pid > 0) {
+		/* As strace: the command gets EOF and we wait for it. */
+		fclose(main_out.f);
+		main_out.f = stderr;
+		while (waitpid(pipe_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		pipe_pid = 0;
+	}
 }
 
 static bool staged_mode(void)
@@ -127,11 +222,23 @@ static void take_line(struct outf *o, struct pthr *t)
 {
 	struct pthr *p = o->open;
 
-	if (!p || p == t)
+	if (p == t)
+		return;
+	if (o->f == stderr)
+		flush_msgs();	/* strace's form: "vfork(strace: Process..." */
+	if (!p)
 		return;
 	fputs(" <unfinished ...>\n", o->f);
 	p->unfinished = true;
 	o->open = NULL;
+}
+
+/* The open line of o has just ended with a newline. */
+static void line_ended(struct outf *o)
+{
+	o->open = NULL;
+	if (o->f == stderr)
+		flush_msgs();
 }
 
 static void pad_equals(struct outf *o, size_t col)
@@ -282,6 +389,7 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	struct utrace_syscall sc;
 	struct sbuf tail = { 0 };
 	struct outf *o = t->out;
+	bool delayed = take_delayed(t->tid);
 	double dur;
 
 	if (utrace_syscall_get(e, &sc) < 0)
@@ -350,12 +458,14 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	pad_equals(o, t->col);
 	sb_reset(&tail);
 	decode_retval(&t->dc, &tail, was_injected(t->tid));
+	if (delayed)
+		sb_puts(&tail, " (DELAYED)");
 	if (opt.syscall_times)
 		sb_printf(&tail, " <%.6f>", dur);
 	sb_putc(&tail, '\n');
 	out_write(o, tail.p, tail.len);
 	sb_free(&tail);
-	o->open = NULL;
+	line_ended(o);
 	mark_injected(t->tid, false);
 	return keep(action);
 }
@@ -396,7 +506,7 @@ static void finish_unreturned(struct pthr *t)
 	t->col++;
 	pad_equals(o, t->col);
 	fputs("?\n", o->f);
-	o->open = NULL;
+	line_ended(o);
 }
 
 static void event_line(struct pthr *t, const char *text)
@@ -472,13 +582,30 @@ static uint32_t p_jctl(uint32_t action, struct utrace_engine *e, int type,
 	return keep(action);
 }
 
+/*
+ * The death libutrace reports for a leader whose process another thread
+ * executed in (report_exec with former_tid follows in that thread).  A
+ * leader's real exit is reported only once its other threads are gone.
+ */
+static bool superseded(const struct pthr *t, int status)
+{
+	const struct pthr *p;
+
+	if (t->tid != t->tgid || status != 0)
+		return false;
+	for (p = threads; p; p = p->next)
+		if (p != t && !p->reaped && p->tgid == t->tgid)
+			return true;
+	return false;
+}
+
 static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
 {
 	struct pthr *t = utrace_engine_data(e);
 	char buf[96];
 
 	finish_unreturned(t);
-	if (opt.quiet >= 2)
+	if ((opt.quiet & Q_EXIT) || superseded(t, status))
 		return UTRACE_RESUME;
 	if (opt.json) {
 		struct sbuf b = { 0 };
@@ -506,22 +633,83 @@ static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
 	return UTRACE_RESUME;
 }
 
+/*
+ * A thread other than the leader executed: it now has the leader's id
+ * (libutrace moved this engine with it) and, as in strace, continues the
+ * leader's trace: the leader's line prefix and, with -ff, its file.
+ */
+static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
+		       pid_t former)
+{
+	struct pthr *t = utrace_engine_data(e);
+	pid_t tid = utrace_engine_tid(e);
+	char buf[96];
+
+	if (former == tid || t->tid == tid)
+		return keep(action);
+	if (t->out->open == t) {
+		fprintf(t->out->f, " <pid changed to %d ...>\n", tid);
+		t->unfinished = true;
+		line_ended(t->out);
+	}
+	t->tid = tid;
+	t->tgid = tid;
+	if (t->out != &main_out) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s.%d", opt.outfile, tid);
+		f = fopen(path, "ae");
+		if (f) {
+			fclose(t->out->f);
+			t->out->f = f;
+			setvbuf(f, NULL, _IOFBF, 1 << 16);
+		}
+	}
+	if (t->staged) {
+		sb_reset(&t->prefix);
+		leader(t, &t->prefix, &t->tv_entry);
+	}
+	if (opt.quiet & Q_THREAD_EXECVE)
+		return keep(action);
+	if (opt.json) {
+		struct sbuf b = { 0 };
+
+		json_begin(&b, t, "superseded");
+		sb_printf(&b, ",\"former_tid\":%d", former);
+		json_emit(t, &b);
+		return keep(action);
+	}
+	snprintf(buf, sizeof(buf), "+++ superseded by execve in pid %d +++",
+		 former);
+	event_line(t, buf);
+	return keep(action);
+}
+
 static void p_reap(struct utrace_engine *e)
 {
 	struct pthr *t = utrace_engine_data(e);
 
 	if (t->out->open == t)
-		t->out->open = NULL;
+		line_ended(t->out);
+	if (t->out != &main_out)
+		fflush(t->out->f);	/* an exec'ing thread may append */
+	t->reaped = true;
 	live--;
 }
 
 static void p_release(void *data)
 {
-	struct pthr *t = data;
+	struct pthr *t = data, **pp;
 
+	for (pp = &threads; *pp; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
 	if (t->out->open == t) {
 		fputs(" <detached ...>\n", t->out->f);
-		t->out->open = NULL;
+		line_ended(t->out);
 	}
 	if (t->out != &main_out) {
 		fclose(t->out->f);
@@ -537,6 +725,7 @@ static const struct utrace_engine_ops printer_ops = {
 	.report_syscall_exit = p_exit,
 	.report_signal = p_signal,
 	.report_jctl = p_jctl,
+	.report_exec = p_exec,
 	.report_death = p_death,
 	.report_reap = p_reap,
 	.release = p_release,
@@ -553,6 +742,7 @@ int printer_attach(pid_t tid)
 	if (!t)
 		return -ENOMEM;
 	t->tid = tid;
+	t->tgid = tgid_of(tid);
 	t->out = &main_out;
 	if (opt.follow_separately) {
 		char path[4096];
@@ -576,19 +766,25 @@ int printer_attach(pid_t tid)
 		return err;
 	}
 	t->e = e;
+	t->next = threads;
+	threads = t;
 	live++;
 	utrace_set_syscalls(e, nrs, n);
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
 				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(JCTL) |
-				UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP));
+				UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
+				UTRACE_EVENT(REAP));
 	utrace_engine_put(e);
 	return err;
 }
 
-void printer_detached(void)
+void printer_detach(pid_t tid)
 {
-	if (main_out.open) {
-		fputs(" <detached ...>\n", main_out.f);
-		main_out.open = NULL;
-	}
+	struct pthr *t;
+
+	for (t = threads; t; t = t->next)
+		if (t->tid == tid && !t->reaped && t->out->open == t) {
+			fputs(" <detached ...>\n", t->out->f);
+			line_ended(t->out);
+		}
 }

@@ -141,10 +141,21 @@ static uint32_t t_death(struct utrace_engine *e, bool group_dead, int status)
 	return UTRACE_RESUME;
 }
 
+/* A non-leader thread executed: it goes on in the leader's track. */
+static uint32_t t_exec(uint32_t action, struct utrace_engine *e,
+		       pid_t former)
+{
+	struct tthr *t = utrace_engine_data(e);
+
+	t->tid = utrace_engine_tid(e);
+	return UTRACE_RESUME;
+}
+
 static const struct utrace_engine_ops timeline_ops = {
 	.report_syscall_entry = t_entry,
 	.report_syscall_exit = t_exit,
 	.report_signal = t_signal,
+	.report_exec = t_exec,
 	.report_death = t_death,
 	.release = free,
 };
@@ -174,7 +185,8 @@ int timeline_attach(pid_t tid)
 	nrs = trace_nrs(&n);
 	utrace_set_syscalls(e, nrs, n);
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
-				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(DEATH));
+				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(EXEC) |
+				UTRACE_EVENT(DEATH));
 	utrace_engine_put(e);
 	return err;
 }
