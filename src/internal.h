@@ -199,7 +199,7 @@ void utrace__settle(struct uthread *th);
 void utrace__settle_all(struct utrace_tracer *t);
 void utrace__interrupt(struct uthread *th);
 void utrace__release_thread(struct uthread *th);
-void utrace__death(struct uthread *th, int status);
+void utrace__death(struct uthread *th, int status, bool superseded);
 int utrace__regs_load(struct uthread *th);
 long utrace__ptrace_opts(bool kill_on_exit);
 

@@ -633,7 +633,7 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 
 		if (th && !WIFSTOPPED(t->q[i].status)) {
 			th->state = TH_DEAD;
-			utrace__death(th, t->q[i].status);
+			utrace__death(th, t->q[i].status, false);
 			t->q[i].pid = 0;
 		}
 	}

@@ -235,7 +235,7 @@ static struct uthread *exec_stop(struct utrace_tracer *t, pid_t pid)
 		th = utrace__thread_find(t, former);
 		old = utrace__thread_find(t, pid);
 		if (old && old != th)
-			utrace__death(old, 0);
+			utrace__death(old, 0, true);
 		if (th)
 			utrace__thread_rehash(th, pid);
 	} else {
@@ -396,7 +396,7 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
 	th = utrace__thread_find(t, pid);
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		if (th)
-			utrace__death(th, status);
+			utrace__death(th, status, false);
 		return;
 	}
 	if (!WIFSTOPPED(status))

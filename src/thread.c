@@ -499,13 +499,16 @@ static void release_orphans(struct utrace_tracer *t, pid_t tgid)
 /**
  * utrace__death - report a thread's death and reap, then forget it
  * @status: the wait status
+ * @superseded: an old leader replaced by a thread that called execve (its
+ *	process lives on)
  */
-void utrace__death(struct uthread *th, int status)
+void utrace__death(struct uthread *th, int status, bool superseded)
 {
 	struct utrace__event ev;
 	struct utrace_engine *e;
+	bool group_dead = th->tid == th->tgid && !superseded;
 
-	if (th->t->norphans && th->tid == th->tgid)
+	if (th->t->norphans && group_dead)
 		release_orphans(th->t, th->tgid);
 
 	th->state = TH_DEAD;
@@ -514,7 +517,7 @@ void utrace__death(struct uthread *th, int status)
 	memset(&ev, 0, sizeof(ev));
 	ev.type = EV_DEATH;
 	ev.status = status;
-	ev.group_dead = th->tid == th->tgid;
+	ev.group_dead = group_dead;
 	utrace__report(th, &ev);
 	th->dead = 2;
 	ev.type = EV_REAP;

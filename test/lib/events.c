@@ -184,6 +184,10 @@ TEST_T(exec_from_non_leader_thread, 10)
 	CHECK(tlog_find(0, l->id, K_EXEC) < tlog_find(0, l->id, K_CLONE));
 	t_check_death_reap(l);
 	CHECK(tlog_find(0, l->id, K_REAP) < d);
+	/* Its process lives on: not group_dead, status 0. */
+	d = tlog_find(0, l->id, K_DEATH);
+	CHECK_EQ(tlog[d].arg2, 0);
+	CHECK_EQ(tlog[d].arg, 0);
 	utrace_engine_put(l->e);
 	utrace_tracer_free(t);
 }
