@@ -584,19 +584,12 @@ static uint32_t p_jctl(uint32_t action, struct utrace_engine *e, int type,
 
 /*
  * The death libutrace reports for a leader whose process another thread
- * executed in (report_exec with former_tid follows in that thread).  A
- * leader's real exit is reported only once its other threads are gone.
+ * executed in (report_exec with former_tid follows in that thread): the
+ * process lives on, so the group is not dead.
  */
-static bool superseded(const struct pthr *t, int status)
+static bool superseded(const struct pthr *t, bool group_dead)
 {
-	const struct pthr *p;
-
-	if (t->tid != t->tgid || status != 0)
-		return false;
-	for (p = threads; p; p = p->next)
-		if (p != t && !p->reaped && p->tgid == t->tgid)
-			return true;
-	return false;
+	return t->tid == t->tgid && !group_dead;
 }
 
 static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
@@ -605,7 +598,7 @@ static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
 	char buf[96];
 
 	finish_unreturned(t);
-	if ((opt.quiet & Q_EXIT) || superseded(t, status))
+	if ((opt.quiet & Q_EXIT) || superseded(t, group_dead))
 		return UTRACE_RESUME;
 	if (opt.json) {
 		struct sbuf b = { 0 };
