@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "decode.h"
@@ -46,6 +47,164 @@ bool dec_read(struct dec_ctx *c, unsigned long addr, void *buf, size_t len)
 	if (!addr || !c->mem_read)
 		return false;
 	return c->mem_read(c->mem_ctx, addr, buf, len) == (ssize_t)len;
+}
+
+bool dec_failed(const struct dec_ctx *c)
+{
+	return c->ret < 0 && c->ret >= -4095;
+}
+
+bool dec_array_cut(struct dec_ctx *c, unsigned long i)
+{
+	if (i < (unsigned long)c->strsize)
+		return false;
+	dec_puts(c, i ? ", ..." : "...");
+	return true;
+}
+
+void dec_int(struct dec_ctx *c, int v)
+{
+	dec_printf(c, "%d", v);
+}
+
+void dec_uint(struct dec_ctx *c, unsigned v)
+{
+	dec_printf(c, "%u", v);
+}
+
+void dec_ulong(struct dec_ctx *c, unsigned long v)
+{
+	dec_printf(c, "%lu", v);
+}
+
+void dec_hex(struct dec_ctx *c, unsigned long v)
+{
+	dec_printf(c, v ? "%#lx" : "0", v);
+}
+
+/* [N] for a pointer to an int. */
+void dec_int_ptr(struct dec_ctx *c, unsigned long addr)
+{
+	int v;
+
+	if (!addr)
+		dec_puts(c, "NULL");
+	else if (dec_read(c, addr, &v, sizeof(v)))
+		dec_printf(c, "[%d]", v);
+	else
+		dec_ptr(c, addr);
+}
+
+static void put_timespec(struct sbuf *b, const struct timespec *ts)
+{
+	sb_printf(b, "{tv_sec=%lld, tv_nsec=%ld}", (long long)ts->tv_sec,
+		  ts->tv_nsec);
+}
+
+void dec_timespec(struct dec_ctx *c, unsigned long addr)
+{
+	struct timespec ts;
+
+	if (!addr)
+		dec_puts(c, "NULL");
+	else if (dec_read(c, addr, &ts, sizeof(ts)))
+		put_timespec(c->out, &ts);
+	else
+		dec_ptr(c, addr);
+}
+
+void dec_itimerspec(struct dec_ctx *c, unsigned long addr)
+{
+	struct timespec its[2];
+
+	if (!addr) {
+		dec_puts(c, "NULL");
+	} else if (dec_read(c, addr, its, sizeof(its))) {
+		dec_puts(c, "{it_interval=");
+		put_timespec(c->out, &its[0]);
+		dec_puts(c, ", it_value=");
+		put_timespec(c->out, &its[1]);
+		dec_puts(c, "}");
+	} else {
+		dec_ptr(c, addr);
+	}
+}
+
+void dec_signal(struct dec_ctx *c, unsigned sig)
+{
+	dec_puts(c, signame((int)sig));
+}
+
+/* "[0 1 5]": the set bits; as descriptors (with -y paths) if fds. */
+void dec_bitset(struct dec_ctx *c, const unsigned long *bits, size_t nbits,
+		bool fds)
+{
+	size_t i;
+	bool first = true;
+
+	dec_puts(c, "[");
+	for (i = 0; i < nbits; i++) {
+		if (!(bits[i / (8 * sizeof(long))] >>
+		      (i % (8 * sizeof(long))) & 1))
+			continue;
+		if (!first)
+			dec_puts(c, " ");
+		first = false;
+		if (fds)
+			dec_fd(c, (int)i);
+		else
+			dec_printf(c, "%zu", i);
+	}
+	dec_puts(c, "]");
+}
+
+void dec_note(struct dec_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->rval_extra, sizeof(c->rval_extra), fmt, ap);
+	va_end(ap);
+}
+
+/* A clock_t in ticks, with strace's comment in seconds when not zero. */
+void dec_clock_t(struct sbuf *b, unsigned long long v)
+{
+	static long hz;
+	unsigned long long digits = 1;
+	int width = 0;
+
+	sb_printf(b, "%llu", v);
+	if (!v)
+		return;
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK);
+	if (hz <= 0)
+		return;
+	while (digits < (unsigned long long)hz) {
+		digits *= 10;
+		width++;
+	}
+	sb_printf(b, " /* %llu.%0*llu s */", v / (unsigned long long)hz,
+		  width, (v % (unsigned long long)hz) * digits /
+		  (unsigned long long)hz);
+}
+
+/* The time in a comment, as strace shows it (local time zone). */
+void dec_time_comment(struct dec_ctx *c, long long sec, long nsec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+	char buf[64], zone[16];
+
+	if (!localtime_r(&t, &tm))
+		return;
+	strftime(buf, sizeof(buf), "%FT%T", &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);
+	if (nsec)
+		dec_printf(c, " /* %s.%09ld%s */", buf, nsec, zone);
+	else
+		dec_printf(c, " /* %s%s */", buf, zone);
 }
 
 void dec_ptr(struct dec_ctx *c, unsigned long addr)
@@ -265,6 +424,13 @@ void dec_flags(struct dec_ctx *c, const struct xlat *x,
 	}
 }
 
+void dec_flags_nz(struct dec_ctx *c, const struct xlat *x,
+		  unsigned long long v)
+{
+	if (v)
+		dec_flags(c, x, v, NULL);
+}
+
 void dec_xval(struct dec_ctx *c, const struct xlat *x, unsigned long long v,
 	      const char *dflt)
 {
@@ -354,7 +520,7 @@ void dec_sigset(struct dec_ctx *c, unsigned long addr, unsigned long size)
 static const struct xlat si_codes[] = {
 	XLAT(SI_USER), XLAT(SI_KERNEL), XLAT(SI_QUEUE), XLAT(SI_TIMER),
 	XLAT(SI_MESGQ), XLAT(SI_ASYNCIO), XLAT(SI_SIGIO), XLAT(SI_TKILL),
-	XLAT_END
+	XLAT(SI_DETHREAD), XLAT(SI_ASYNCNL), XLAT_END
 };
 static const struct xlat cld_codes[] = {
 	XLAT(CLD_EXITED), XLAT(CLD_KILLED), XLAT(CLD_DUMPED),
@@ -362,27 +528,40 @@ static const struct xlat cld_codes[] = {
 	XLAT_END
 };
 static const struct xlat segv_codes[] = {
-	XLAT(SEGV_MAPERR), XLAT(SEGV_ACCERR), XLAT_PAIR(3, "SEGV_BNDERR"),
-	XLAT_PAIR(4, "SEGV_PKUERR"), XLAT_END
+	XLAT(SEGV_MAPERR), XLAT(SEGV_ACCERR), XLAT(SEGV_BNDERR),
+	XLAT(SEGV_PKUERR), XLAT(SEGV_ACCADI), XLAT(SEGV_ADIDERR),
+	XLAT(SEGV_ADIPERR), XLAT(SEGV_MTEAERR), XLAT(SEGV_MTESERR),
+	XLAT_END
 };
 static const struct xlat bus_codes[] = {
-	XLAT(BUS_ADRALN), XLAT(BUS_ADRERR), XLAT(BUS_OBJERR), XLAT_END
+	XLAT(BUS_ADRALN), XLAT(BUS_ADRERR), XLAT(BUS_OBJERR),
+	XLAT(BUS_MCEERR_AR), XLAT(BUS_MCEERR_AO), XLAT_END
 };
 static const struct xlat ill_codes[] = {
 	XLAT(ILL_ILLOPC), XLAT(ILL_ILLOPN), XLAT(ILL_ILLADR),
 	XLAT(ILL_ILLTRP), XLAT(ILL_PRVOPC), XLAT(ILL_PRVREG),
-	XLAT(ILL_COPROC), XLAT(ILL_BADSTK), XLAT_END
+	XLAT(ILL_COPROC), XLAT(ILL_BADSTK), XLAT(ILL_BADIADDR), XLAT_END
 };
 static const struct xlat fpe_codes[] = {
 	XLAT(FPE_INTDIV), XLAT(FPE_INTOVF), XLAT(FPE_FLTDIV),
 	XLAT(FPE_FLTOVF), XLAT(FPE_FLTUND), XLAT(FPE_FLTRES),
-	XLAT(FPE_FLTINV), XLAT(FPE_FLTSUB), XLAT_END
+	XLAT(FPE_FLTINV), XLAT(FPE_FLTSUB), XLAT(FPE_FLTUNK),
+	XLAT(FPE_CONDTRAP), XLAT_END
 };
 static const struct xlat trap_codes[] = {
-	XLAT(TRAP_BRKPT), XLAT(TRAP_TRACE), XLAT_END
+	XLAT(TRAP_BRKPT), XLAT(TRAP_TRACE), XLAT(TRAP_BRANCH),
+	XLAT(TRAP_HWBKPT), XLAT(TRAP_UNK), XLAT_END
+};
+static const struct xlat poll_codes[] = {
+	XLAT(POLL_IN), XLAT(POLL_OUT), XLAT(POLL_MSG), XLAT(POLL_ERR),
+	XLAT(POLL_PRI), XLAT(POLL_HUP), XLAT_END
+};
+static const struct xlat sys_codes[] = {
+	XLAT_PAIR(1, "SYS_SECCOMP"), XLAT_PAIR(2, "SYS_USER_DISPATCH"),
+	XLAT_END
 };
 
-static void put_addr(struct sbuf *b, const char *field, void *p)
+static void put_ptr(struct sbuf *b, const char *field, const void *p)
 {
 	if (p)
 		sb_printf(b, ", %s=%p", field, p);
@@ -390,64 +569,146 @@ static void put_addr(struct sbuf *b, const char *field, void *p)
 		sb_printf(b, ", %s=NULL", field);
 }
 
+static void put_source(struct sbuf *b, const siginfo_t *si)
+{
+	sb_printf(b, ", si_pid=%d, si_uid=%u", si->si_pid, si->si_uid);
+}
+
+static void put_sigval(struct sbuf *b, const siginfo_t *si)
+{
+	sb_printf(b, ", si_int=%d", si->si_int);
+	put_ptr(b, "si_ptr", si->si_ptr);
+}
+
+/* The fields strace shows for a signal sent by a process (si_code <= 0). */
+static void put_user_info(struct sbuf *b, const siginfo_t *si)
+{
+	switch (si->si_code) {
+	case SI_USER:
+	case SI_TKILL:
+		put_source(b, si);
+		break;
+	case SI_TIMER:
+		sb_printf(b, ", si_timerid=%#x, si_overrun=%d", si->si_timerid,
+			  si->si_overrun);
+		put_sigval(b, si);
+		break;
+	case SI_SIGIO:
+		sb_printf(b, ", si_band=%ld, si_fd=%d", si->si_band,
+			  si->si_fd);
+		break;
+	default:
+		put_source(b, si);
+		if (si->si_ptr)
+			put_sigval(b, si);
+		break;
+	}
+}
+
+/* ... and for one the kernel generated, by signal. */
+static void put_kernel_info(struct sbuf *b, const siginfo_t *si)
+{
+	const char *sc;
+
+	switch (si->si_signo) {
+	case SIGCHLD:
+		put_source(b, si);
+		if (si->si_code == CLD_EXITED)
+			sb_printf(b, ", si_status=%d", si->si_status);
+		else
+			sb_printf(b, ", si_status=%s", signame(si->si_status));
+		sb_puts(b, ", si_utime=");
+		dec_clock_t(b, (unsigned long long)si->si_utime);
+		sb_puts(b, ", si_stime=");
+		dec_clock_t(b, (unsigned long long)si->si_stime);
+		break;
+	case SIGILL:
+	case SIGFPE:
+	case SIGTRAP:
+		put_ptr(b, "si_addr", si->si_addr);
+		break;
+	case SIGBUS:
+		put_ptr(b, "si_addr", si->si_addr);
+		if (si->si_code == BUS_MCEERR_AR ||
+		    si->si_code == BUS_MCEERR_AO)
+			sb_printf(b, ", si_addr_lsb=%#x",
+				  (unsigned)si->si_addr_lsb);
+		break;
+	case SIGSEGV:
+		put_ptr(b, "si_addr", si->si_addr);
+		if (si->si_code == SEGV_BNDERR) {
+			put_ptr(b, "si_lower", si->si_lower);
+			put_ptr(b, "si_upper", si->si_upper);
+		} else if (si->si_code == SEGV_PKUERR) {
+			sb_printf(b, ", si_pkey=%u", (unsigned)si->si_pkey);
+		}
+		break;
+	case SIGIO:
+		if (si->si_code == POLL_IN || si->si_code == POLL_OUT ||
+		    si->si_code == POLL_MSG)
+			sb_printf(b, ", si_band=%ld, si_fd=%d", si->si_band,
+				  si->si_fd);
+		break;
+	case SIGSYS:
+		put_ptr(b, "si_call_addr", si->si_call_addr);
+		sc = si->si_arch == 0xc000003eU ? sys_name(si->si_syscall) :
+		     NULL;
+		if (sc)
+			sb_printf(b, ", si_syscall=__NR_%s", sc);
+		else
+			sb_printf(b, ", si_syscall=%d", si->si_syscall);
+		if (si->si_arch == 0xc000003eU)
+			sb_puts(b, ", si_arch=AUDIT_ARCH_X86_64");
+		else
+			sb_printf(b, ", si_arch=%#x /* AUDIT_ARCH_??? */",
+				  si->si_arch);
+		break;
+	default:
+		if (si->si_pid || si->si_uid)
+			put_source(b, si);
+		if (si->si_ptr)
+			put_sigval(b, si);
+		break;
+	}
+}
+
+/* strace's printsiginfo(). */
 void format_siginfo(struct sbuf *b, const siginfo_t *si)
 {
-	const struct xlat *codes = NULL;
-	const char *code;
+	static const struct xlat *const by_sig[] = {
+		[SIGTRAP] = trap_codes, [SIGCHLD] = cld_codes,
+		[SIGIO] = poll_codes, [SIGILL] = ill_codes,
+		[SIGFPE] = fpe_codes, [SIGSEGV] = segv_codes,
+		[SIGBUS] = bus_codes, [SIGSYS] = sys_codes,
+	};
 	int sig = si->si_signo;
+	const char *code, *en;
 
-	sb_printf(b, "{si_signo=%s, si_code=", signame(sig));
-	if (si->si_code > 0) {
-		switch (sig) {
-		case SIGCHLD: codes = cld_codes; break;
-		case SIGSEGV: codes = segv_codes; break;
-		case SIGBUS: codes = bus_codes; break;
-		case SIGILL: codes = ill_codes; break;
-		case SIGFPE: codes = fpe_codes; break;
-		case SIGTRAP: codes = trap_codes; break;
-		}
+	sb_putc(b, '{');
+	if (!sig) {
+		sb_putc(b, '}');
+		return;
 	}
-	code = xlat_name(codes && si->si_code != SI_KERNEL ? codes : si_codes,
-			 (unsigned long long)(long long)si->si_code);
-	if (!code && codes)
-		code = xlat_name(si_codes,
-				 (unsigned long long)(long long)si->si_code);
+	sb_printf(b, "si_signo=%s, si_code=", signame(sig));
+	code = xlat_name(si_codes, (unsigned long long)(long long)si->si_code);
+	if (!code && sig > 0 && sig < (int)(sizeof(by_sig) / sizeof(by_sig[0]))
+	    && by_sig[sig])
+		code = xlat_name(by_sig[sig], (unsigned long long)si->si_code);
 	if (code)
 		sb_puts(b, code);
 	else
-		sb_printf(b, "%d", si->si_code);
-
-	if (si->si_code == SI_USER || si->si_code == SI_TKILL ||
-	    si->si_code == SI_QUEUE || si->si_code == SI_MESGQ) {
-		sb_printf(b, ", si_pid=%d, si_uid=%u", si->si_pid, si->si_uid);
-		if (si->si_code == SI_QUEUE)
-			sb_printf(b, ", si_int=%d, si_ptr=%p",
-				  si->si_value.sival_int,
-				  si->si_value.sival_ptr);
-	} else if (si->si_code == SI_TIMER) {
-		sb_printf(b, ", si_timerid=%#x, si_overrun=%d, si_int=%d, "
-			  "si_ptr=%p", si->si_timerid, si->si_overrun,
-			  si->si_value.sival_int, si->si_value.sival_ptr);
-	} else if (sig == SIGCHLD && si->si_code > 0) {
-		sb_printf(b, ", si_pid=%d, si_uid=%u, si_status=", si->si_pid,
-			  si->si_uid);
-		if (si->si_code == CLD_EXITED)
-			sb_printf(b, "%d", si->si_status);
+		sb_printf(b, "%#x", (unsigned)si->si_code);
+	if (si->si_errno) {
+		en = strerrorname_np(si->si_errno);
+		if (en)
+			sb_printf(b, ", si_errno=%s", en);
 		else
-			sb_puts(b, signame(si->si_status));
-		sb_printf(b, ", si_utime=%ld, si_stime=%ld",
-			  (long)si->si_utime, (long)si->si_stime);
-	} else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
-		   sig == SIGFPE || (sig == SIGTRAP && si->si_code > 0)) {
-		put_addr(b, "si_addr", si->si_addr);
-	} else if (sig == SIGIO && si->si_code > 0) {
-		sb_printf(b, ", si_band=%ld, si_fd=%d", si->si_band,
-			  si->si_fd);
-	} else if (sig == SIGSYS && si->si_code > 0) {
-		put_addr(b, "si_call_addr", si->si_call_addr);
-		sb_printf(b, ", si_syscall=%d, si_arch=%#x", si->si_syscall,
-			  si->si_arch);
+			sb_printf(b, ", si_errno=%u", (unsigned)si->si_errno);
 	}
+	if (si->si_code <= 0)
+		put_user_info(b, si);
+	else
+		put_kernel_info(b, si);
 	sb_putc(b, '}');
 }
 

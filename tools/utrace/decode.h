@@ -52,8 +52,12 @@ struct dec_ctx {
 	size_t argpos[DEC_MAX_ARGS];
 	int nargs;
 	enum rval_fmt rval;
-	/* Extra text after the return value, like " (flags O_RDONLY)". */
-	char rval_extra[96];
+	/*
+	 * Extra text after the return value, like " (flags O_RDONLY)".  As
+	 * large as strace's own buffer for poll() and select() results, which
+	 * it ends with "..." when full.
+	 */
+	char rval_extra[1024];
 	/* Scratch kept from entry to exit. */
 	unsigned long long saved;
 };
@@ -84,6 +88,30 @@ void dec_flags(struct dec_ctx *c, const struct xlat *x,
 void dec_xval(struct dec_ctx *c, const struct xlat *x,
 	      unsigned long long v, const char *dflt);
 bool dec_read(struct dec_ctx *c, unsigned long addr, void *buf, size_t len);
+bool dec_failed(const struct dec_ctx *c);
+/*
+ * strace shows at most -s elements of an array: true (after printing
+ * "..." or ", ...") when element i is past that.
+ */
+bool dec_array_cut(struct dec_ctx *c, unsigned long i);
+void dec_int(struct dec_ctx *c, int v);
+void dec_uint(struct dec_ctx *c, unsigned v);
+void dec_ulong(struct dec_ctx *c, unsigned long v);
+void dec_hex(struct dec_ctx *c, unsigned long v);
+void dec_int_ptr(struct dec_ctx *c, unsigned long addr);
+void dec_timespec(struct dec_ctx *c, unsigned long addr);
+void dec_itimerspec(struct dec_ctx *c, unsigned long addr);
+void dec_signal(struct dec_ctx *c, unsigned sig);
+void dec_bitset(struct dec_ctx *c, const unsigned long *bits, size_t nbits,
+		bool fds);
+/* Set the text after the return value (replaces what was there). */
+void dec_note(struct dec_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* print flags the way strace 6.1 does with no default: nothing for 0 */
+void dec_flags_nz(struct dec_ctx *c, const struct xlat *x,
+		  unsigned long long v);
+void dec_clock_t(struct sbuf *b, unsigned long long v);
+void dec_time_comment(struct dec_ctx *c, long long sec, long nsec);
 void dec_sigset(struct dec_ctx *c, unsigned long addr, unsigned long size);
 void dec_sigmask_val(struct sbuf *b, const uint64_t *mask, int nwords);
 void dec_mode(struct dec_ctx *c, unsigned mode);
@@ -93,6 +121,25 @@ const char *signame(int sig);
 const char *xlat_name(const struct xlat *x, unsigned long long v);
 void format_siginfo(struct sbuf *b, const siginfo_t *si);
 void fd_path(pid_t pid, int fd, char *buf, size_t size);
+
+/*
+ * Per-syscall decoders, looked up by name.  Each is called at entry and,
+ * unless it returned true there, again at exit.  Tables end with a NULL
+ * name; decode_sys.c holds the main one, the others live beside the
+ * decoders they list.
+ */
+typedef bool (*decoder_fn)(struct dec_ctx *c);
+struct decoder {
+	const char *name;
+	decoder_fn fn;
+};
+extern const struct decoder decoders_ioctl[], decoders_misc[];
+
+/*
+ * Syscalls with no decoder of their own: how many arguments they take and
+ * how to print each (see sys_args in syscalls.c); NULL if unknown.
+ */
+const char *sys_args(long nr);
 
 /* Syscall names and classes (names from libseccomp). */
 #define NR_MAX		1024

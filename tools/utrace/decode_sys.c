@@ -26,9 +26,9 @@
 #include <sched.h>
 #include <linux/futex.h>
 #include <sys/sysmacros.h>
-#include <termios.h>
-#include <sys/ioctl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <netinet/udp.h>
 
 #include "decode.h"
 #include "xlat.h"
@@ -36,53 +36,10 @@
 #define A(i)	(c->a[i])
 #define IA(i)	((int)c->a[i])
 #define SEP()	dec_sep(c)
-#define MAX_ARRAY 32
+/* Bound on the iovecs summed to find how much a writev() wrote. */
+#define MAX_IOV 1024
 
-static bool failed(struct dec_ctx *c)
-{
-	return c->ret < 0 && c->ret >= -4095;
-}
-
-static void dec_int(struct dec_ctx *c, int v)
-{
-	dec_printf(c, "%d", v);
-}
-
-static void dec_ulong(struct dec_ctx *c, unsigned long v)
-{
-	dec_printf(c, "%lu", v);
-}
-
-static void dec_hex(struct dec_ctx *c, unsigned long v)
-{
-	dec_printf(c, v ? "%#lx" : "0", v);
-}
-
-/* [N] for a pointer to an int, printed at exit. */
-static void dec_int_ptr(struct dec_ctx *c, unsigned long addr)
-{
-	int v;
-
-	if (!addr)
-		dec_puts(c, "NULL");
-	else if (dec_read(c, addr, &v, sizeof(v)))
-		dec_printf(c, "[%d]", v);
-	else
-		dec_ptr(c, addr);
-}
-
-static void dec_timespec(struct dec_ctx *c, unsigned long addr)
-{
-	struct timespec ts;
-
-	if (!addr)
-		dec_puts(c, "NULL");
-	else if (dec_read(c, addr, &ts, sizeof(ts)))
-		dec_printf(c, "{tv_sec=%lld, tv_nsec=%ld}",
-			   (long long)ts.tv_sec, ts.tv_nsec);
-	else
-		dec_ptr(c, addr);
-}
+#define failed(c)	dec_failed(c)
 
 static void put_timeval(struct dec_ctx *c, const struct timeval *tv)
 {
@@ -244,10 +201,8 @@ static void dec_iov(struct dec_ctx *c, unsigned long addr, unsigned long cnt,
 	for (i = 0; i < cnt; i++) {
 		struct iovec iov;
 
-		if (i >= MAX_ARRAY) {
-			dec_puts(c, ", ...");
+		if (dec_array_cut(c, i))
 			break;
-		}
 		if (!dec_read(c, addr + i * sizeof(iov), &iov, sizeof(iov))) {
 			if (!i) {
 				c->out->len--;
@@ -294,7 +249,7 @@ static bool d_writev(struct dec_ctx *c)
 	long total = 0;
 	unsigned long i;
 
-	for (i = 0; i < A(2) && i < MAX_ARRAY; i++) {
+	for (i = 0; i < A(2) && i < MAX_IOV; i++) {
 		struct iovec iov;
 
 		if (!dec_read(c, A(1) + i * sizeof(iov), &iov, sizeof(iov)))
@@ -501,7 +456,7 @@ static bool d_faccessat2(struct dec_ctx *c)
 {
 	d_faccessat(c);
 	SEP();
-	dec_flags(c, xlat_at_flags, A(3), NULL);
+	dec_flags(c, xlat_faccessat_flags, A(3), "AT_???");
 	return true;
 }
 
@@ -630,15 +585,29 @@ static bool d_fchmodat(struct dec_ctx *c)
 	return d_dirfd_path_mode(c);
 }
 
+static void put_mknod(struct dec_ctx *c, unsigned long path, unsigned mode,
+		      unsigned long dev)
+{
+	dec_path(c, path);
+	SEP();
+	put_mode_type(c, mode);
+	if (S_ISCHR(mode) || S_ISBLK(mode)) {
+		SEP();
+		put_dev(c, dev);
+	}
+}
+
 static bool d_mknod(struct dec_ctx *c)
 {
-	dec_path(c, A(0));
+	put_mknod(c, A(0), (unsigned)A(1), A(2));
+	return true;
+}
+
+static bool d_mknodat(struct dec_ctx *c)
+{
+	dec_dirfd(c, IA(0));
 	SEP();
-	put_mode_type(c, (unsigned)A(1));
-	if (S_ISCHR(A(1)) || S_ISBLK(A(1))) {
-		SEP();
-		put_dev(c, A(2));
-	}
+	put_mknod(c, A(1), (unsigned)A(2), A(3));
 	return true;
 }
 
@@ -830,31 +799,85 @@ static void put_flock(struct dec_ctx *c, unsigned long addr)
 	dec_puts(c, "}");
 }
 
+static void put_owner_ex(struct dec_ctx *c, unsigned long addr)
+{
+	static const struct xlat types[] = {
+		XLAT(F_OWNER_TID), XLAT(F_OWNER_PID), XLAT(F_OWNER_PGRP),
+		XLAT_END
+	};
+	struct f_owner_ex o;
+
+	if (!dec_read(c, addr, &o, sizeof(o))) {
+		dec_ptr(c, addr);
+		return;
+	}
+	dec_puts(c, "{type=");
+	dec_xval(c, types, (unsigned)o.type, "F_OWNER_???");
+	dec_printf(c, ", pid=%d}", o.pid);
+}
+
+/* The note after a result: " (flags O_RDWR)" and the like. */
+static void fcntl_result(struct dec_ctx *c, unsigned long cmd)
+{
+	struct sbuf tmp = { 0 };
+	struct sbuf *save = c->out;
+	unsigned long r = (unsigned long)c->ret;
+	const char *n;
+
+	switch (cmd) {
+	case F_GETFD:
+	case F_GET_SEALS:
+		if (!r)
+			return;
+		c->out = &tmp;
+		dec_flags(c, cmd == F_GETFD ? xlat_fd_flags : xlat_seals, r,
+			  NULL);
+		c->out = save;
+		dec_note(c, " (%s %s)", cmd == F_GETFD ? "flags" : "seals",
+			 sb_str(&tmp));
+		break;
+	case F_GETFL:
+		c->out = &tmp;
+		put_open_flags(c, r);
+		c->out = save;
+		dec_note(c, " (flags %s)", sb_str(&tmp));
+		break;
+	case F_GETLEASE:
+		n = xlat_name(xlat_lock_types, r);
+		if (n)
+			dec_note(c, " (%s)", n);
+		break;
+	case F_GETSIG:
+		if (r)
+			dec_note(c, " (%s)", signame((int)r));
+		return;
+	default:
+		return;
+	}
+	c->rval = RV_HEX;
+	sb_free(&tmp);
+}
+
 static bool d_fcntl(struct dec_ctx *c)
 {
-	unsigned long cmd = A(1);
+	unsigned long cmd = (unsigned)A(1);
 
 	if (c->exiting) {
-		struct sbuf tmp = { 0 };
-		struct sbuf *save = c->out;
-
 		if (failed(c))
 			return true;
-		if (cmd == F_GETFD || cmd == F_GETFL) {
-			c->out = &tmp;
-			if (cmd == F_GETFD)
-				dec_flags(c, xlat_fd_flags, (unsigned long)c->ret,
-					  NULL);
-			else
-				put_open_flags(c, (unsigned long)c->ret);
-			c->out = save;
-			c->rval = RV_HEX;
-			snprintf(c->rval_extra, sizeof(c->rval_extra),
-				 " (flags %s)", sb_str(&tmp));
-			sb_free(&tmp);
-		} else if (cmd == F_GETLK || cmd == F_OFD_GETLK) {
+		switch (cmd) {
+		case F_GETLK:
+		case F_OFD_GETLK:
 			SEP();
 			put_flock(c, A(2));
+			break;
+		case F_GETOWN_EX:
+			SEP();
+			put_owner_ex(c, A(2));
+			break;
+		default:
+			fcntl_result(c, cmd);
+			break;
 		}
 		return true;
 	}
@@ -870,19 +893,48 @@ static bool d_fcntl(struct dec_ctx *c)
 		return true;
 	case F_SETFD:
 		SEP();
-		dec_flags(c, xlat_fd_flags, A(2), NULL);
+		dec_flags(c, xlat_fd_flags, A(2), "FD_???");
 		return true;
 	case F_SETFL:
 		SEP();
 		put_open_flags(c, A(2));
 		return true;
+	case F_SETOWN:
+	case F_SETPIPE_SZ:
+		SEP();
+		dec_int(c, IA(2));
+		return true;
+	case F_SETOWN_EX:
+		SEP();
+		put_owner_ex(c, A(2));
+		return true;
+	case F_NOTIFY:
+		SEP();
+		dec_flags(c, xlat_dn_flags, A(2), "DN_???");
+		return true;
+	case F_SETLEASE:
+		SEP();
+		dec_xval(c, xlat_lock_types, A(2), "F_???");
+		return true;
+	case F_ADD_SEALS:
+		SEP();
+		dec_flags(c, xlat_seals, A(2), "F_SEAL_???");
+		return true;
+	case F_SETSIG:
+		SEP();
+		dec_signal(c, (unsigned)A(2));
+		return true;
+	case F_GETOWN:
+	case F_GETPIPE_SZ:
+		return true;
 	case F_GETFD:
 	case F_GETFL:
-	case F_GETOWN:
 	case F_GETSIG:
 	case F_GETLEASE:
-	case F_GETPIPE_SZ:
 	case F_GET_SEALS:
+	case F_GETLK:
+	case F_OFD_GETLK:
+	case F_GETOWN_EX:
 		return false;
 	case F_SETLK:
 	case F_SETLKW:
@@ -890,13 +942,6 @@ static bool d_fcntl(struct dec_ctx *c)
 	case F_OFD_SETLKW:
 		SEP();
 		put_flock(c, A(2));
-		return true;
-	case F_GETLK:
-	case F_OFD_GETLK:
-		return false;
-	case F_SETSIG:
-		SEP();
-		dec_puts(c, signame(IA(2)));
 		return true;
 	default:
 		SEP();
@@ -1058,10 +1103,13 @@ static bool d_utimensat(struct dec_ctx *c)
 				dec_puts(c, "UTIME_NOW");
 			else if (ts[i].tv_nsec == UTIME_OMIT)
 				dec_puts(c, "UTIME_OMIT");
-			else
+			else {
 				dec_printf(c, "{tv_sec=%lld, tv_nsec=%ld}",
 					   (long long)ts[i].tv_sec,
 					   ts[i].tv_nsec);
+				dec_time_comment(c, (long long)ts[i].tv_sec,
+						 ts[i].tv_nsec);
+			}
 		}
 		dec_puts(c, "]");
 	} else {
@@ -1075,6 +1123,7 @@ static bool d_utimensat(struct dec_ctx *c)
 static bool d_statfs_common(struct dec_ctx *c, unsigned long addr)
 {
 	struct statfs sf;
+	const char *fs;
 
 	if (!out_ok(c, addr))
 		return true;
@@ -1082,16 +1131,23 @@ static bool d_statfs_common(struct dec_ctx *c, unsigned long addr)
 		dec_ptr(c, addr);
 		return true;
 	}
-	dec_printf(c, "{f_type=%#lx, f_bsize=%ld, f_blocks=%lu, f_bfree=%lu, "
+	fs = xlat_name(xlat_fsmagic, (unsigned long)sf.f_type);
+	if (fs)
+		dec_printf(c, "{f_type=%s", fs);
+	else
+		dec_printf(c, "{f_type=%#lx", (unsigned long)sf.f_type);
+	dec_printf(c, ", f_bsize=%ld, f_blocks=%lu, f_bfree=%lu, "
 		   "f_bavail=%lu, f_files=%lu, f_ffree=%lu, "
 		   "f_fsid={val=[%#x, %#x]}, f_namelen=%ld, f_frsize=%ld, "
-		   "f_flags=%#lx}",
-		   (unsigned long)sf.f_type, (long)sf.f_bsize,
+		   "f_flags=",
+		   (long)sf.f_bsize,
 		   (unsigned long)sf.f_blocks, (unsigned long)sf.f_bfree,
 		   (unsigned long)sf.f_bavail, (unsigned long)sf.f_files,
 		   (unsigned long)sf.f_ffree, (unsigned)sf.f_fsid.__val[0],
 		   (unsigned)sf.f_fsid.__val[1], (long)sf.f_namelen,
-		   (long)sf.f_frsize, (unsigned long)sf.f_flags);
+		   (long)sf.f_frsize);
+	dec_flags(c, xlat_statfs_flags, (unsigned long)sf.f_flags, "ST_???");
+	dec_puts(c, "}");
 	return true;
 }
 
@@ -1115,114 +1171,30 @@ static bool d_fstatfs(struct dec_ctx *c)
 	return d_statfs_common(c, A(1));
 }
 
-static bool d_ioctl(struct dec_ctx *c)
-{
-	static const struct xlat reqs[] = {
-		XLAT(TCGETS), XLAT(TCSETS), XLAT(TCSETSW), XLAT(TCSETSF),
-		XLAT(TIOCGWINSZ), XLAT(TIOCSWINSZ), XLAT(TIOCGPGRP),
-		XLAT(TIOCSPGRP), XLAT(FIONREAD), XLAT(FIONBIO), XLAT(FIOCLEX),
-		XLAT(FIONCLEX), XLAT(TIOCSCTTY), XLAT(TIOCNOTTY),
-		XLAT(TIOCGPTN), XLAT(TIOCSPTLCK), XLAT(FIOASYNC), XLAT_END
-	};
-	unsigned long req = (unsigned)A(1);
-
-	if (!c->exiting) {
-		dec_fd(c, IA(0));
-		SEP();
-		dec_xval(c, reqs, req, NULL);
-		if (!xlat_name(reqs, req)) {
-			c->out->len = c->argpos[c->nargs - 1];
-			dec_printf(c, "%#lx", req);
-		}
-		switch (req) {
-		case TCGETS:
-		case TIOCGWINSZ:
-		case TIOCGPGRP:
-		case FIONREAD:
-		case TIOCGPTN:
-			SEP();
-			return false;
-		case FIOCLEX:
-		case FIONCLEX:
-		case TIOCNOTTY:
-			return true;
-		case TIOCSPGRP:
-		case FIONBIO:
-		case FIOASYNC:
-		case TIOCSPTLCK:
-			SEP();
-			dec_int_ptr(c, A(2));
-			return true;
-		case TIOCSCTTY:
-			SEP();
-			dec_int(c, IA(2));
-			return true;
-		case TIOCSWINSZ:
-			SEP();
-			c->saved = 1;
-			break;
-		case TCSETS:
-		case TCSETSW:
-		case TCSETSF:
-			SEP();
-			c->saved = 2;
-			break;
-		default:
-			SEP();
-			dec_hex(c, A(2));
-			return true;
-		}
-	}
-	if (req == TCGETS || c->saved == 2) {
-		struct termios t;
-
-		if ((c->exiting && req == TCGETS && failed(c)) ||
-		    !dec_read(c, A(2), &t, sizeof(t))) {
-			dec_ptr(c, A(2));
-		} else {
-			static const char *bauds[] = {
-				"B0", "B50", "B75", "B110", "B134", "B150",
-				"B200", "B300", "B600", "B1200", "B1800",
-				"B2400", "B4800", "B9600", "B19200", "B38400"
-			};
-			unsigned sp = t.c_cflag & CBAUD;
-
-			if (sp < 16)
-				dec_printf(c, "{%s ", bauds[sp]);
-			else
-				dec_printf(c, "{%#x ", sp);
-			dec_printf(c, "%sopost %sisig %sicanon %secho ...}",
-				   t.c_oflag & OPOST ? "" : "-",
-				   t.c_lflag & ISIG ? "" : "-",
-				   t.c_lflag & ICANON ? "" : "-",
-				   t.c_lflag & ECHO ? "" : "-");
-		}
-	} else if (req == TIOCGWINSZ || c->saved == 1) {
-		struct winsize ws;
-
-		if ((req == TIOCGWINSZ && failed(c)) ||
-		    !dec_read(c, A(2), &ws, sizeof(ws)))
-			dec_ptr(c, A(2));
-		else
-			dec_printf(c, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, "
-				   "ws_ypixel=%u}", ws.ws_row, ws.ws_col,
-				   ws.ws_xpixel, ws.ws_ypixel);
-	} else {
-		if (failed(c))
-			dec_ptr(c, A(2));
-		else
-			dec_int_ptr(c, A(2));
-	}
-	return true;
-}
-
 /* -- Polling ---------------------------------------------------------------- */
 
+/* Append to a bounded buffer; never moves p past end - 1. */
+static char *app(char *p, char *end, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static char *app(char *p, char *end, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (p >= end - 1)
+		return p;
+	va_start(ap, fmt);
+	n = vsnprintf(p, (size_t)(end - p), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return p;
+	return p + n < end - 1 ? p + n : end - 1;
+}
+
 static void put_pollfds(struct dec_ctx *c, unsigned long addr,
-			unsigned long n, bool revents, long count)
+			unsigned long n)
 {
 	unsigned long i;
-	bool first = true;
 
 	if (!addr) {
 		dec_puts(c, "NULL");
@@ -1232,67 +1204,126 @@ static void put_pollfds(struct dec_ctx *c, unsigned long addr,
 	for (i = 0; i < n; i++) {
 		struct pollfd p;
 
-		if (i >= MAX_ARRAY) {
-			dec_puts(c, ", ...");
+		if (!dec_read(c, addr + i * sizeof(p), &p, sizeof(p))) {
+			if (!i) {
+				c->out->len--;
+				dec_ptr(c, addr);
+				return;
+			}
+			dec_printf(c, ", ...");
 			break;
 		}
-		if (!dec_read(c, addr + i * sizeof(p), &p, sizeof(p)))
+		if (dec_array_cut(c, i))
 			break;
-		if (revents && !p.revents)
-			continue;
-		dec_printf(c, "%s{fd=", first ? "" : ", ");
-		first = false;
+		dec_puts(c, i ? ", {fd=" : "{fd=");
 		dec_fd(c, p.fd);
-		dec_puts(c, revents ? ", revents=" : ", events=");
-		dec_flags(c, xlat_poll_events,
-			  (unsigned short)(revents ? p.revents : p.events),
-			  NULL);
+		if (p.fd >= 0) {
+			dec_puts(c, ", events=");
+			dec_flags(c, xlat_poll_events, (unsigned short)p.events,
+				  "POLL???");
+		}
 		dec_puts(c, "}");
-		if (revents && --count <= 0)
-			break;
 	}
 	dec_puts(c, "]");
 }
 
+/*
+ * The note after the result: the descriptors with events (no -y paths),
+ * then what is left of the timeout; cut with "..." where strace's 1024
+ * byte buffer would be full.
+ */
 static void poll_result(struct dec_ctx *c, unsigned long addr,
-			unsigned long n)
+			unsigned long n, unsigned long ts)
 {
-	struct sbuf tmp = { 0 };
-	struct sbuf *save = c->out;
+	char *out = c->rval_extra, *end = out + sizeof(c->rval_extra);
+	char *p = out + 2, *start = p;
+	unsigned long i;
+	long printed = 0;
 
-	if (failed(c) || c->ret == 0) {
-		if (c->ret == 0)
-			snprintf(c->rval_extra, sizeof(c->rval_extra),
-				 " (Timeout)");
+	if (failed(c))
+		return;
+	if (c->ret == 0) {
+		dec_note(c, " (Timeout)");
 		return;
 	}
-	c->out = &tmp;
-	put_pollfds(c, addr, n, true, c->ret);
-	c->out = save;
-	snprintf(c->rval_extra, sizeof(c->rval_extra), " (%s)", sb_str(&tmp));
-	sb_free(&tmp);
+	if (!addr || !n)
+		return;
+	for (i = 0; i < n; i++) {
+		struct pollfd pf;
+		struct sbuf fl = { 0 }, *save = c->out;
+
+		if (!dec_read(c, addr + i * sizeof(pf), &pf, sizeof(pf))) {
+			p = app(p, end, "%s%#lx",
+				      p == start ? "[" : ", ",
+				      addr + i * sizeof(pf));
+			break;
+		}
+		if (!pf.revents)
+			continue;
+		p = app(p, end, "%s",
+			      p == start ? "[" : ", ");
+		if (printed + 1 > c->strsize) {
+			p = app(p, end, "...");
+			break;
+		}
+		c->out = &fl;
+		dec_flags(c, xlat_poll_events, (unsigned short)pf.revents,
+			  NULL);
+		c->out = save;
+		if (p + 24 + fl.len >= end - (2 + 16 + sizeof(", ], ..."))) {
+			p = app(p, end, "...");
+			sb_free(&fl);
+			break;
+		}
+		p = app(p, end, "{fd=%d, revents=%s}",
+			      pf.fd, sb_str(&fl));
+		sb_free(&fl);
+		printed++;
+	}
+	if (p != start)
+		p = app(p, end, "]");
+	if (ts) {
+		struct sbuf tmp = { 0 }, *save = c->out;
+
+		c->out = &tmp;
+		dec_timespec(c, ts);
+		c->out = save;
+		if (p + sizeof(", left ") + tmp.len < end - 1)
+			p = app(p, end, "%sleft %s",
+				      p == start ? "" : ", ", sb_str(&tmp));
+		else
+			p = app(p, end, ", ...");
+		sb_free(&tmp);
+	}
+	if (p == start) {
+		out[0] = '\0';
+		return;
+	}
+	out[0] = ' ';
+	out[1] = '(';
+	app(p, end, ")");
 }
 
 static bool d_poll(struct dec_ctx *c)
 {
 	if (!c->exiting) {
-		put_pollfds(c, A(0), A(1), false, 0);
+		put_pollfds(c, A(0), (unsigned)A(1));
 		SEP();
-		dec_ulong(c, A(1));
+		dec_uint(c, (unsigned)A(1));
 		SEP();
 		dec_int(c, IA(2));
 		return false;
 	}
-	poll_result(c, A(0), A(1));
+	poll_result(c, A(0), (unsigned)A(1), 0);
 	return true;
 }
 
 static bool d_ppoll(struct dec_ctx *c)
 {
 	if (!c->exiting) {
-		put_pollfds(c, A(0), A(1), false, 0);
+		put_pollfds(c, A(0), (unsigned)A(1));
 		SEP();
-		dec_ulong(c, A(1));
+		dec_uint(c, (unsigned)A(1));
 		SEP();
 		dec_timespec(c, A(2));
 		SEP();
@@ -1301,55 +1332,130 @@ static bool d_ppoll(struct dec_ctx *c)
 		dec_ulong(c, A(4));
 		return false;
 	}
-	poll_result(c, A(0), A(1));
+	poll_result(c, A(0), (unsigned)A(1), A(2));
 	return true;
 }
 
-static void put_fdset(struct dec_ctx *c, unsigned long addr, int nfds)
+/* select's nfds, bounded as strace bounds it; bytes of each fd_set. */
+static int select_nfds(struct dec_ctx *c, size_t *size)
 {
-	unsigned long set[16];
-	int i;
-	bool first = true;
+	int nfds = IA(0);
 
-	if (!addr) {
-		dec_puts(c, "NULL");
-		return;
-	}
-	if (nfds > 1024)
-		nfds = 1024;
-	if (!dec_read(c, addr, set, (size_t)(nfds + 63) / 64 * 8)) {
+	if (nfds < 0)
+		nfds = 0;
+	if (nfds > 1024 * 1024)
+		nfds = 1024 * 1024;
+	*size = (((size_t)nfds + 7) / 8 + sizeof(long) - 1) &
+		~(sizeof(long) - 1);
+	return nfds;
+}
+
+static void put_fdset(struct dec_ctx *c, unsigned long addr, int nfds,
+		      unsigned long *set, size_t size)
+{
+	if (!set || !size || !dec_read(c, addr, set, size)) {
 		dec_ptr(c, addr);
 		return;
 	}
-	dec_puts(c, "[");
-	for (i = 0; i < nfds; i++) {
-		if (!(set[i / 64] >> (i % 64) & 1))
-			continue;
-		dec_printf(c, "%s%d", first ? "" : " ", i);
-		first = false;
+	dec_bitset(c, set, (size_t)nfds, true);
+}
+
+/* The note after the result: " (in [3], out [4], left {...})". */
+static void select_result(struct dec_ctx *c, int nfds, unsigned long *set,
+			  size_t size)
+{
+	static const char *const names[] = { "in", "out", "except" };
+	char *out = c->rval_extra, *end = out + sizeof(c->rval_extra);
+	char *p = out;
+	const char *sep = "";
+	int ready = (int)c->ret, i, j;
+
+	if (!ready) {
+		dec_note(c, " (Timeout)");
+		return;
 	}
-	dec_puts(c, "]");
+	p = app(p, end, " (");
+	for (i = 0; i < 3 && ready > 0; i++) {
+		bool first = true;
+
+		if (!A(i + 1) || !set || !dec_read(c, A(i + 1), set, size))
+			continue;
+		for (j = 0; j < nfds; j++) {
+			if (!(set[j / (8 * sizeof(long))] >>
+			      (j % (8 * sizeof(long))) & 1))
+				continue;
+			if (p < end - 24 && first)
+				p = app(p, end, "%s%s [%d",
+					      sep, names[i], j);
+			else if (p < end - 24)
+				p = app(p, end, " %d", j);
+			first = false;
+			sep = ", ";
+			if (--ready == 0)
+				break;
+		}
+		/* strace closes a bracket here even after an empty set */
+		if (p != out + 2 && p < end - 1)
+			*p++ = ']';
+	}
+	*p = '\0';
+	if (A(4) && p < end - 64) {
+		struct sbuf tmp = { 0 }, *save = c->out;
+
+		c->out = &tmp;
+		if (c->nr == sys_number("select"))
+			dec_timeval(c, A(4));
+		else
+			dec_timespec(c, A(4));
+		c->out = save;
+		if ((size_t)(end - p) > tmp.len + 16)
+			p = app(p, end, "%sleft %s", sep,
+				      sb_str(&tmp));
+		sb_free(&tmp);
+	}
+	if (p == out + 2)
+		*out = '\0';
+	else
+		app(p, end, ")");
 }
 
 static bool d_select(struct dec_ctx *c)
 {
-	int i;
+	size_t size;
+	int nfds = select_nfds(c, &size), i;
+	unsigned long *set = size ? malloc(size) : NULL;
 
-	if (c->exiting)
+	if (c->exiting) {
+		if (!failed(c))
+			select_result(c, nfds, set, size);
+		free(set);
 		return true;
+	}
 	dec_int(c, IA(0));
 	for (i = 1; i <= 3; i++) {
 		SEP();
-		put_fdset(c, A(i), IA(0));
+		put_fdset(c, A(i), nfds, set, size);
 	}
+	free(set);
 	SEP();
-	if (c->nr == sys_number("select"))
+	if (c->nr == sys_number("select")) {
 		dec_timeval(c, A(4));
-	else
-		dec_timespec(c, A(4));
-	if (c->nr != sys_number("select")) {
-		SEP();
-		dec_ptr(c, A(5));
+		return false;
+	}
+	dec_timespec(c, A(4));
+	SEP();
+	if (!A(5)) {
+		dec_puts(c, "NULL");
+	} else {
+		unsigned long ss[2];
+
+		if (!dec_read(c, A(5), ss, sizeof(ss))) {
+			dec_ptr(c, A(5));
+		} else {
+			dec_puts(c, "{sigmask=");
+			dec_sigset(c, ss[0], ss[1]);
+			dec_printf(c, ", sigsetsize=%lu}", ss[1]);
+		}
 	}
 	return false;
 }
@@ -1394,9 +1500,11 @@ static bool d_epoll_wait(struct dec_ctx *c)
 		dec_ptr(c, A(1));
 	} else {
 		dec_puts(c, "[");
-		for (i = 0; i < c->ret && i < MAX_ARRAY; i++) {
+		for (i = 0; i < c->ret; i++) {
 			struct epoll_event ev;
 
+			if (dec_array_cut(c, (unsigned long)i))
+				break;
 			if (!dec_read(c, A(1) + (unsigned long)i * sizeof(ev),
 				      &ev, sizeof(ev)))
 				break;
@@ -1688,11 +1796,42 @@ static bool d_rt_sigtimedwait(struct dec_ctx *c)
 	dec_timespec(c, A(2));
 	SEP();
 	dec_ulong(c, A(3));
-	if (!failed(c)) {
-		c->rval = RV_NONE;
-		snprintf(c->rval_extra, sizeof(c->rval_extra), "%s",
-			 signame((int)c->ret));
-	}
+	if (!failed(c))
+		dec_note(c, " (%s)", signame((int)c->ret));
+	return true;
+}
+
+static void put_siginfo_at(struct dec_ctx *c, unsigned long addr)
+{
+	siginfo_t si;
+
+	if (!addr)
+		dec_puts(c, "NULL");
+	else if (dec_read(c, addr, &si, sizeof(si)))
+		format_siginfo(c->out, &si);
+	else
+		dec_ptr(c, addr);
+}
+
+static bool d_rt_sigqueueinfo(struct dec_ctx *c)
+{
+	dec_int(c, IA(0));
+	SEP();
+	dec_signal(c, (unsigned)A(1));
+	SEP();
+	put_siginfo_at(c, A(2));
+	return true;
+}
+
+static bool d_rt_tgsigqueueinfo(struct dec_ctx *c)
+{
+	dec_int(c, IA(0));
+	SEP();
+	dec_int(c, IA(1));
+	SEP();
+	dec_signal(c, (unsigned)A(2));
+	SEP();
+	put_siginfo_at(c, A(3));
 	return true;
 }
 
@@ -1782,10 +1921,8 @@ static void put_str_array(struct dec_ctx *c, unsigned long addr, bool full)
 		}
 		if (!p)
 			break;
-		if (i >= (unsigned long)MAX_ARRAY) {
-			dec_puts(c, ", ...");
+		if (dec_array_cut(c, i))
 			break;
-		}
 		if (i)
 			dec_puts(c, ", ");
 		dec_cstr(c, p);
@@ -1842,55 +1979,85 @@ static void put_clone_flags(struct dec_ctx *c, unsigned long long fl,
 		dec_puts(c, "0");
 }
 
+#define CLONE_EXIT_ARGS	(CLONE_PARENT_SETTID | CLONE_PIDFD | CLONE_SETTLS | \
+			 CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)
+
+/*
+ * As strace: the stack and flags at entry, the rest at exit, where the
+ * parent's tid (or pidfd) has been written.  So when another thread's line
+ * cuts in, the entry part ends after the flags.
+ */
 static bool d_clone(struct dec_ctx *c)
 {
 	unsigned long fl = A(0);
 
-	if (c->exiting)
-		return true;
-	dec_puts(c, "child_stack=");
-	dec_ptr(c, A(1));
-	SEP();
-	dec_puts(c, "flags=");
-	put_clone_flags(c, fl, true);
-	if (fl & CLONE_PARENT_SETTID) {
+	if (!c->exiting) {
+		dec_puts(c, "child_stack=");
+		dec_ptr(c, A(1));
 		SEP();
-		dec_printf(c, "parent_tid=%#lx", A(2));
+		dec_puts(c, "flags=");
+		put_clone_flags(c, fl, true);
+		return !(fl & CLONE_EXIT_ARGS);
+	}
+	if (fl & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
+		SEP();
+		dec_puts(c, "parent_tid=");
+		dec_int_ptr(c, A(2));
 	}
 	if (fl & CLONE_SETTLS) {
 		SEP();
-		dec_printf(c, "tls=%#lx", A(4));
+		dec_printf(c, "tls=");
+		dec_ptr(c, A(4));
 	}
 	if (fl & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
 		SEP();
-		dec_printf(c, "child_tidptr=%#lx", A(3));
+		dec_puts(c, "child_tidptr=");
+		dec_ptr(c, A(3));
 	}
-	c->rval = RV_DEC;
-	return false;
+	return true;
 }
 
+struct clone_args_v0 {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+		 stack_size, tls;
+};
+
+static void put_addr64(struct dec_ctx *c, const char *name, uint64_t v)
+{
+	dec_printf(c, ", %s=", name);
+	dec_ptr(c, (unsigned long)v);
+}
+
+/*
+ * The structure at entry; at exit " => {parent_tid=[N]}" for what the
+ * kernel wrote, then the size.
+ */
 static bool d_clone3(struct dec_ctx *c)
 {
-	struct {
-		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal,
-			 stack, stack_size, tls;
-	} ca;
+	struct clone_args_v0 ca;
 
 	if (c->exiting) {
-		int tid;
+		if (!failed(c) && (c->saved & (CLONE_PIDFD |
+					       CLONE_PARENT_SETTID)) &&
+		    dec_read(c, A(0), &ca, sizeof(ca))) {
+			const char *pre = " => {";
 
-		if (!failed(c) && (c->saved & CLONE_PARENT_SETTID) &&
-		    dec_read(c, A(0) + 24, &ca.parent_tid, 8) &&
-		    dec_read(c, ca.parent_tid, &tid, sizeof(tid))) {
-			c->out->len -= 2;
-			c->nargs--;
-			dec_printf(c, " => {parent_tid=[%d]}", tid);
-			SEP();
-			dec_ulong(c, A(1));
+			if (ca.flags & CLONE_PIDFD) {
+				dec_printf(c, "%spidfd=", pre);
+				dec_int_ptr(c, (unsigned long)ca.pidfd);
+				pre = ", ";
+			}
+			if (ca.flags & CLONE_PARENT_SETTID) {
+				dec_printf(c, "%sparent_tid=", pre);
+				dec_int_ptr(c, (unsigned long)ca.parent_tid);
+			}
+			dec_puts(c, "}");
 		}
+		SEP();
+		dec_ulong(c, A(1));
 		return true;
 	}
-	if (!dec_read(c, A(0), &ca, sizeof(ca))) {
+	if (A(1) < sizeof(ca) || !dec_read(c, A(0), &ca, sizeof(ca))) {
 		dec_ptr(c, A(0));
 		SEP();
 		dec_ulong(c, A(1));
@@ -1900,24 +2067,27 @@ static bool d_clone3(struct dec_ctx *c)
 	dec_puts(c, "{flags=");
 	put_clone_flags(c, ca.flags, false);
 	if (ca.flags & CLONE_PIDFD)
-		dec_printf(c, ", pidfd=%#llx", (unsigned long long)ca.pidfd);
+		put_addr64(c, "pidfd", ca.pidfd);
 	if (ca.flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
-		dec_printf(c, ", child_tid=%#llx",
-			   (unsigned long long)ca.child_tid);
+		put_addr64(c, "child_tid", ca.child_tid);
 	if (ca.flags & CLONE_PARENT_SETTID)
-		dec_printf(c, ", parent_tid=%#llx",
-			   (unsigned long long)ca.parent_tid);
-	dec_printf(c, ", exit_signal=%s", ca.exit_signal ?
-		   signame((int)ca.exit_signal) : "0");
-	dec_printf(c, ", stack=%#llx, stack_size=%#llx",
-		   (unsigned long long)ca.stack,
+		put_addr64(c, "parent_tid", ca.parent_tid);
+	dec_puts(c, ", exit_signal=");
+	if (ca.exit_signal < 0x7fffffff)
+		dec_signal(c, (unsigned)ca.exit_signal);
+	else
+		dec_printf(c, "%llu", (unsigned long long)ca.exit_signal);
+	put_addr64(c, "stack", ca.stack);
+	dec_printf(c, ", stack_size=%#llx",
 		   (unsigned long long)ca.stack_size);
 	if (ca.flags & CLONE_SETTLS)
-		dec_printf(c, ", tls=%#llx", (unsigned long long)ca.tls);
+		put_addr64(c, "tls", ca.tls);
 	dec_puts(c, "}");
+	if (ca.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID))
+		return false;
 	SEP();
 	dec_ulong(c, A(1));
-	return false;
+	return true;
 }
 
 static void put_wstatus(struct dec_ctx *c, int s)
@@ -1991,7 +2161,7 @@ static bool d_waitid(struct dec_ctx *c)
 	if (!A(2))
 		dec_puts(c, "NULL");
 	else if (!failed(c) && dec_read(c, A(2), &si, sizeof(si)))
-		si.si_signo ? format_siginfo(c->out, &si) : dec_puts(c, "{}");
+		format_siginfo(c->out, &si);
 	else
 		dec_ptr(c, A(2));
 	SEP();
@@ -2129,13 +2299,19 @@ static bool d_times(struct dec_ctx *c)
 		return false;
 	if (!out_ok(c, A(0)))
 		return true;
-	if (dec_read(c, A(0), &t, sizeof(t)))
-		dec_printf(c, "{tms_utime=%ld, tms_stime=%ld, tms_cutime=%ld, "
-			   "tms_cstime=%ld}", (long)t.tms_utime,
-			   (long)t.tms_stime, (long)t.tms_cutime,
-			   (long)t.tms_cstime);
-	else
+	if (!dec_read(c, A(0), &t, sizeof(t))) {
 		dec_ptr(c, A(0));
+		return true;
+	}
+	dec_puts(c, "{tms_utime=");
+	dec_clock_t(c->out, (unsigned long long)t.tms_utime);
+	dec_puts(c, ", tms_stime=");
+	dec_clock_t(c->out, (unsigned long long)t.tms_stime);
+	dec_puts(c, ", tms_cutime=");
+	dec_clock_t(c->out, (unsigned long long)t.tms_cutime);
+	dec_puts(c, ", tms_cstime=");
+	dec_clock_t(c->out, (unsigned long long)t.tms_cstime);
+	dec_puts(c, "}");
 	return true;
 }
 
@@ -2173,82 +2349,6 @@ static bool d_getresuid(struct dec_ctx *c)
 		if (out_ok(c, A(i)))
 			dec_int_ptr(c, A(i));
 	}
-	return true;
-}
-
-static bool d_getgroups(struct dec_ctx *c)
-{
-	long i;
-
-	if (!c->exiting) {
-		dec_int(c, IA(0));
-		SEP();
-		return false;
-	}
-	if (!IA(0) || failed(c)) {
-		dec_ptr(c, A(1));
-		return true;
-	}
-	dec_puts(c, "[");
-	for (i = 0; i < c->ret && i < MAX_ARRAY; i++) {
-		unsigned g;
-
-		if (!dec_read(c, A(1) + (unsigned long)i * 4, &g, 4))
-			break;
-		dec_printf(c, "%s%u", i ? ", " : "", g);
-	}
-	if (c->ret > MAX_ARRAY)
-		dec_puts(c, ", ...");
-	dec_puts(c, "]");
-	return true;
-}
-
-static bool d_prctl(struct dec_ctx *c)
-{
-	unsigned long op = A(0);
-
-	if (!c->exiting) {
-		dec_xval(c, xlat_prctl, op, "PR_???");
-		switch (op) {
-		case 15:	/* PR_SET_NAME */
-			SEP();
-			dec_cstr(c, A(1));
-			return true;
-		case 16:	/* PR_GET_NAME */
-			SEP();
-			return false;
-		case 3:
-		case 21:
-		case 39:
-			return true;
-		case 1:
-		case 4:
-		case 22:
-		case 23:
-		case 36:
-			SEP();
-			dec_ulong(c, A(1));
-			return true;
-		case 38:
-			SEP();
-			dec_ulong(c, A(1));
-			SEP();
-			dec_ulong(c, A(2));
-			SEP();
-			dec_ulong(c, A(3));
-			SEP();
-			dec_ulong(c, A(4));
-			return true;
-		default:
-			SEP();
-			dec_hex(c, A(1));
-			return true;
-		}
-	}
-	if (failed(c))
-		dec_ptr(c, A(1));
-	else
-		dec_cstr(c, A(1));
 	return true;
 }
 
@@ -2471,40 +2571,6 @@ static bool d_time(struct dec_ctx *c)
 		dec_printf(c, "[%ld]", t);
 	else
 		dec_ptr(c, A(0));
-	return true;
-}
-
-static bool d_sched_getaffinity(struct dec_ctx *c)
-{
-	if (!c->exiting) {
-		dec_int(c, IA(0));
-		SEP();
-		dec_ulong(c, A(1));
-		SEP();
-		return false;
-	}
-	if (failed(c)) {
-		dec_ptr(c, A(2));
-	} else {
-		unsigned long mask[16] = { 0 };
-		size_t n = (size_t)c->ret < sizeof(mask) ? (size_t)c->ret :
-			   sizeof(mask);
-		size_t i;
-		bool first = true;
-
-		if (!dec_read(c, A(2), mask, n)) {
-			dec_ptr(c, A(2));
-			return true;
-		}
-		dec_puts(c, "[");
-		for (i = 0; i < n * 8; i++) {
-			if (!(mask[i / 64] >> (i % 64) & 1))
-				continue;
-			dec_printf(c, "%s%zu", first ? "" : ", ", i);
-			first = false;
-		}
-		dec_puts(c, "]");
-	}
 	return true;
 }
 
@@ -2791,7 +2857,13 @@ static bool d_recvfrom(struct dec_ctx *c)
 	return true;
 }
 
-static void put_msghdr(struct dec_ctx *c, unsigned long addr, long data_len)
+/*
+ * A struct msghdr.  For recvmsg (in_namelen >= 0) msg_namelen shows the
+ * value before and after the call ("128 => 16"), and the address is only
+ * decoded when the kernel filled one in.
+ */
+static void put_msghdr(struct dec_ctx *c, unsigned long addr, long data_len,
+		       long in_namelen)
 {
 	struct msghdr m;
 
@@ -2800,11 +2872,20 @@ static void put_msghdr(struct dec_ctx *c, unsigned long addr, long data_len)
 		return;
 	}
 	dec_puts(c, "{msg_name=");
-	if (m.msg_name)
-		put_sockaddr(c, (unsigned long)m.msg_name, m.msg_namelen);
-	else
+	if (!m.msg_name)
 		dec_puts(c, "NULL");
-	dec_printf(c, ", msg_namelen=%u, msg_iov=", m.msg_namelen);
+	else if (in_namelen >= 0 && !m.msg_namelen)
+		dec_ptr(c, (unsigned long)m.msg_name);
+	else
+		put_sockaddr(c, (unsigned long)m.msg_name,
+			     in_namelen >= 0 && in_namelen < m.msg_namelen ?
+			     in_namelen : (long)m.msg_namelen);
+	if (in_namelen >= 0 && in_namelen != m.msg_namelen)
+		dec_printf(c, ", msg_namelen=%ld => %u", in_namelen,
+			   m.msg_namelen);
+	else
+		dec_printf(c, ", msg_namelen=%u", m.msg_namelen);
+	dec_puts(c, ", msg_iov=");
 	dec_iov(c, (unsigned long)m.msg_iov, m.msg_iovlen, data_len);
 	dec_printf(c, ", msg_iovlen=%zu", m.msg_iovlen);
 	if (m.msg_controllen)
@@ -2821,7 +2902,7 @@ static bool d_sendmsg(struct dec_ctx *c)
 	size_t i;
 
 	if (dec_read(c, A(1), &m, sizeof(m))) {
-		for (i = 0; i < m.msg_iovlen && i < MAX_ARRAY; i++) {
+		for (i = 0; i < m.msg_iovlen && i < MAX_IOV; i++) {
 			struct iovec iov;
 
 			if (!dec_read(c, (unsigned long)m.msg_iov +
@@ -2832,7 +2913,7 @@ static bool d_sendmsg(struct dec_ctx *c)
 	}
 	dec_fd(c, IA(0));
 	SEP();
-	put_msghdr(c, A(1), total);
+	put_msghdr(c, A(1), total, -1);
 	SEP();
 	dec_flags(c, xlat_msg_flags, A(2), NULL);
 	return true;
@@ -2840,15 +2921,18 @@ static bool d_sendmsg(struct dec_ctx *c)
 
 static bool d_recvmsg(struct dec_ctx *c)
 {
+	struct msghdr m;
+
 	if (!c->exiting) {
 		dec_fd(c, IA(0));
 		SEP();
+		c->saved = dec_read(c, A(1), &m, sizeof(m)) ? m.msg_namelen : 0;
 		return false;
 	}
 	if (failed(c))
-		dec_ptr(c, A(1));
+		dec_printf(c, "{msg_namelen=%u}", (unsigned)c->saved);
 	else
-		put_msghdr(c, A(1), c->ret);
+		put_msghdr(c, A(1), c->ret, (long)(unsigned)c->saved);
 	SEP();
 	dec_flags(c, xlat_msg_flags, A(2), NULL);
 	return true;
@@ -2866,25 +2950,125 @@ static bool d_socketpair(struct dec_ctx *c)
 	return true;
 }
 
+static const struct xlat *sockopt_names(unsigned long level)
+{
+	switch (level) {
+	case SOL_SOCKET: return xlat_sol_socket;
+	case SOL_IP: return xlat_sol_ip;
+	case SOL_IPV6: return xlat_sol_ipv6;
+	case SOL_TCP: return xlat_sol_tcp;
+	case SOL_UDP: return xlat_sol_udp;
+	}
+	return NULL;
+}
+
 static void put_sockopt_name(struct dec_ctx *c)
 {
+	const struct xlat *names = sockopt_names((unsigned)A(1));
+	const char *lv = xlat_name(xlat_sockopt_levels, (unsigned)A(1));
+
 	dec_fd(c, IA(0));
 	SEP();
-	dec_xval(c, xlat_sockopt_levels, A(1), "SOL_???");
-	SEP();
-	if (A(1) == SOL_SOCKET)
-		dec_xval(c, xlat_sol_socket, A(2), "SO_???");
+	if (lv)
+		dec_puts(c, lv);
 	else
-		dec_int(c, IA(2));
+		dec_printf(c, "%#x /* SOL_?? */", (unsigned)A(1));
+	SEP();
+	if (names)
+		dec_xval(c, names, (unsigned)A(2),
+			 (unsigned)A(1) == SOL_SOCKET ? "SO_???" :
+			 (unsigned)A(1) == SOL_IP ? "IP_???" :
+			 (unsigned)A(1) == SOL_IPV6 ? "IPV6_???" :
+			 (unsigned)A(1) == SOL_TCP ? "TCP_???" : "UDP_???");
+	else
+		dec_uint(c, (unsigned)A(2));
 	SEP();
 }
 
-static void put_optval(struct dec_ctx *c, unsigned long addr, long len)
+/* SOL_SOCKET options whose value strace does not read as an int. */
+static bool sol_socket_raw(unsigned name)
 {
+	switch (name) {
+	case SO_BINDTODEVICE:
+	case SO_RCVTIMEO_OLD:
+	case SO_SNDTIMEO_OLD:
+	case SO_RCVTIMEO_NEW:
+	case SO_SNDTIMEO_NEW:
+	case SO_PEERNAME:
+	case SO_PEERSEC:
+	case SO_PEERGROUPS:
+	case SO_MEMINFO:
+	case SO_COOKIE:
+	case SO_NETNS_COOKIE:
+	case SO_TIMESTAMPING_OLD:
+	case SO_TIMESTAMPING_NEW:
+	case SO_TXTIME:
+		return true;
+	}
+	return false;
+}
+
+static void put_linger(struct dec_ctx *c, unsigned long addr, long len)
+{
+	struct linger l;
+
+	if (len < (long)sizeof(int) || !dec_read(c, addr, &l,
+	    len < (long)sizeof(l) ? sizeof(int) : sizeof(l))) {
+		dec_ptr(c, addr);
+		return;
+	}
+	dec_printf(c, "{l_onoff=%d", l.l_onoff);
+	if (len >= (long)sizeof(l))
+		dec_printf(c, ", l_linger=%d", l.l_linger);
+	dec_puts(c, "}");
+}
+
+/* The value of a socket option, len bytes at addr, as strace shows it. */
+static void put_optval(struct dec_ctx *c, unsigned long addr, long len,
+		       bool get)
+{
+	unsigned level = (unsigned)A(1), name = (unsigned)A(2);
 	int v;
 
-	if (len == (long)sizeof(int) && dec_read(c, addr, &v, sizeof(v)))
-		dec_printf(c, "[%d]", v);
+	if (!addr) {
+		dec_puts(c, "NULL");
+		return;
+	}
+	if (level == SOL_SOCKET && name == SO_LINGER) {
+		put_linger(c, addr, len);
+		return;
+	}
+	if (level == SOL_SOCKET && name == SO_PEERCRED && get) {
+		struct ucred cr;
+
+		if (len < (long)sizeof(cr) || !dec_read(c, addr, &cr,
+							 sizeof(cr)))
+			dec_ptr(c, addr);
+		else
+			dec_printf(c, "{pid=%d, uid=%d, gid=%d}", cr.pid,
+				   (int)cr.uid, (int)cr.gid);
+		return;
+	}
+	if (level == SOL_SOCKET && name == SO_ERROR && get &&
+	    len == (long)sizeof(int) && dec_read(c, addr, &v, sizeof(v))) {
+		const char *e = v > 0 ? strerrorname_np(v) : NULL;
+
+		if (e)
+			dec_printf(c, "[%s]", e);
+		else
+			dec_printf(c, "[%d]", v);
+		return;
+	}
+	if (level == SOL_SOCKET && !sol_socket_raw(name) && !get) {
+		/* setsockopt reads an int if there are at least 4 bytes */
+		if (len >= (long)sizeof(int))
+			dec_int_ptr(c, addr);
+		else
+			dec_ptr(c, addr);
+		return;
+	}
+	if (len == (long)sizeof(int))
+		dec_int_ptr(c, addr);
 	else if (len >= 0)
 		dec_buf(c, addr, (unsigned long)len);
 	else
@@ -2894,7 +3078,7 @@ static void put_optval(struct dec_ctx *c, unsigned long addr, long len)
 static bool d_setsockopt(struct dec_ctx *c)
 {
 	put_sockopt_name(c);
-	put_optval(c, A(3), (long)(int)A(4));
+	put_optval(c, A(3), (long)(int)A(4), false);
 	SEP();
 	dec_int(c, IA(4));
 	return true;
@@ -2912,7 +3096,7 @@ static bool d_getsockopt(struct dec_ctx *c)
 	if (failed(c) || !dec_read(c, A(4), &len, sizeof(len)))
 		dec_ptr(c, A(3));
 	else
-		put_optval(c, A(3), len);
+		put_optval(c, A(3), len, true);
 	SEP();
 	put_socklen_out(c, A(4));
 	return true;
@@ -2920,12 +3104,7 @@ static bool d_getsockopt(struct dec_ctx *c)
 
 /* -- Dispatch ----------------------------------------------------------- */
 
-typedef bool (*decoder_fn)(struct dec_ctx *c);
-
-static const struct {
-	const char *name;
-	decoder_fn fn;
-} decoders[] = {
+static const struct decoder decoders[] = {
 	{ "read", d_read }, { "write", d_write }, { "pread64", d_pread },
 	{ "pwrite64", d_pwrite }, { "readv", d_readv }, { "writev", d_writev },
 	{ "preadv", d_preadv }, { "pwritev", d_pwritev },
@@ -2944,7 +3123,8 @@ static const struct {
 	{ "symlink", d_path_path }, { "mkdir", d_path_mode },
 	{ "chmod", d_path_mode }, { "fchmod", d_fd_mode },
 	{ "mkdirat", d_dirfd_path_mode }, { "fchmodat", d_fchmodat },
-	{ "mknod", d_mknod }, { "unlinkat", d_unlinkat },
+	{ "mknod", d_mknod }, { "mknodat", d_mknodat },
+	{ "unlinkat", d_unlinkat },
 	{ "renameat", d_renameat }, { "renameat2", d_renameat2 },
 	{ "linkat", d_linkat }, { "symlinkat", d_symlinkat },
 	{ "chown", d_chown }, { "lchown", d_chown }, { "fchown", d_fchown },
@@ -2961,7 +3141,7 @@ static const struct {
 	{ "lsetxattr", d_setxattr }, { "listxattr", d_listxattr },
 	{ "llistxattr", d_listxattr }, { "utimensat", d_utimensat },
 	{ "statfs", d_statfs }, { "fstatfs", d_fstatfs },
-	{ "ioctl", d_ioctl }, { "poll", d_poll }, { "ppoll", d_ppoll },
+	{ "poll", d_poll }, { "ppoll", d_ppoll },
 	{ "select", d_select }, { "pselect6", d_select },
 	{ "epoll_ctl", d_epoll_ctl }, { "epoll_wait", d_epoll_wait },
 	{ "epoll_pwait", d_epoll_wait }, { "epoll_create1", d_epoll_create1 },
@@ -2977,6 +3157,8 @@ static const struct {
 	{ "rt_sigsuspend", d_rt_sigsuspend },
 	{ "rt_sigpending", d_rt_sigpending },
 	{ "rt_sigtimedwait", d_rt_sigtimedwait },
+	{ "rt_sigqueueinfo", d_rt_sigqueueinfo },
+	{ "rt_tgsigqueueinfo", d_rt_tgsigqueueinfo },
 	{ "sigaltstack", d_sigaltstack }, { "kill", d_kill },
 	{ "tkill", d_kill }, { "tgkill", d_tgkill }, { "alarm", d_alarm },
 	{ "execve", d_execve }, { "execveat", d_execveat },
@@ -2990,9 +3172,9 @@ static const struct {
 	{ "setfsgid", d_int1 }, { "setreuid", d_int2 },
 	{ "setregid", d_int2 }, { "setresuid", d_int3 },
 	{ "setresgid", d_int3 }, { "getresuid", d_getresuid },
-	{ "getresgid", d_getresuid }, { "getgroups", d_getgroups },
+	{ "getresgid", d_getresuid }, 
 	{ "setpgid", d_int2 }, { "getpgid", d_int1 }, { "getsid", d_int1 },
-	{ "prctl", d_prctl }, { "arch_prctl", d_arch_prctl },
+	{ "arch_prctl", d_arch_prctl },
 	{ "set_tid_address", d_set_tid_address },
 	{ "set_robust_list", d_set_robust_list }, { "rseq", d_rseq },
 	{ "getrandom", d_getrandom }, { "futex", d_futex },
@@ -3000,7 +3182,6 @@ static const struct {
 	{ "clock_gettime", d_clock_gettime },
 	{ "clock_getres", d_clock_gettime },
 	{ "gettimeofday", d_gettimeofday }, { "time", d_time },
-	{ "sched_getaffinity", d_sched_getaffinity },
 	{ "getitimer", d_getitimer }, { "setitimer", d_getitimer },
 	{ "socket", d_socket }, { "connect", d_connect }, { "bind", d_connect },
 	{ "accept", d_accept }, { "accept4", d_accept },
@@ -3010,54 +3191,76 @@ static const struct {
 	{ "sendmsg", d_sendmsg }, { "recvmsg", d_recvmsg },
 	{ "socketpair", d_socketpair }, { "setsockopt", d_setsockopt },
 	{ "getsockopt", d_getsockopt },
+	{ NULL, NULL }
 };
 
-/* Syscalls that take no arguments print "name()". */
-static const char *const noargs[] = {
-	"getpid", "getppid", "gettid", "getuid", "geteuid", "getgid",
-	"getegid", "getpgrp", "setsid", "fork", "vfork", "pause",
-	"sched_yield", "sync", "munlockall", "inotify_init", "vhangup",
-	"restart_syscall",
-};
+/* Print the arguments by a signature from sys_args(); see syscalls.c. */
+static bool decode_args(struct dec_ctx *c, const char *sig)
+{
+	int i;
+
+	if (!sig) {
+		for (i = 0; i < 6; i++) {
+			if (i)
+				SEP();
+			dec_hex(c, A(i));
+		}
+		return true;
+	}
+	for (i = 0; sig[i] && sig[i] != '>' && i < 6; i++) {
+		if (i)
+			SEP();
+		switch (sig[i]) {
+		case 'd': dec_int(c, IA(i)); break;
+		case 'D': dec_printf(c, "%ld", (long)A(i)); break;
+		case 'U': dec_uint(c, (unsigned)A(i)); break;
+		case 'u': dec_ulong(c, A(i)); break;
+		case 'p': dec_ptr(c, A(i)); break;
+		case 'f': dec_fd(c, IA(i)); break;
+		case 'a': dec_dirfd(c, IA(i)); break;
+		case 's': dec_path(c, A(i)); break;
+		case 'c': dec_cstr(c, A(i)); break;
+		case 'o': dec_mode(c, (unsigned)A(i)); break;
+		case 'S': dec_signal(c, (unsigned)A(i)); break;
+		case 'C': dec_xval(c, xlat_clocks, A(i), "CLOCK_???"); break;
+		case 'T': dec_timespec(c, A(i)); break;
+		default: dec_hex(c, A(i)); break;
+		}
+	}
+	if (sig[i] == '>')
+		c->rval = sig[i + 1] == 'f' ? RV_FD : RV_HEX;
+	return true;
+}
 
 static decoder_fn table[NR_MAX];
-static signed char is_noargs[NR_MAX];
 static bool table_ready;
 
 static void build_table(void)
 {
+	static const struct decoder *const tables[] = {
+		decoders, decoders_ioctl, decoders_misc,
+	};
+	const struct decoder *d;
 	size_t i;
 	long nr;
 
-	for (i = 0; i < sizeof(decoders) / sizeof(decoders[0]); i++) {
-		nr = sys_number(decoders[i].name);
-		if (nr >= 0)
-			table[nr] = decoders[i].fn;
-	}
-	for (i = 0; i < sizeof(noargs) / sizeof(noargs[0]); i++) {
-		nr = sys_number(noargs[i]);
-		if (nr >= 0)
-			is_noargs[nr] = 1;
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		for (d = tables[i]; d->name; d++) {
+			nr = sys_number(d->name);
+			if (nr >= 0)
+				table[nr] = d->fn;
+		}
 	}
 	table_ready = true;
 }
 
 bool decode_syscall(struct dec_ctx *c)
 {
-	int i;
-
 	if (!table_ready)
 		build_table();
 	if (c->nr >= 0 && c->nr < NR_MAX && table[c->nr])
 		return table[c->nr](c);
-	if (c->nr >= 0 && c->nr < NR_MAX && is_noargs[c->nr])
-		return true;
 	if (c->exiting)
 		return true;
-	for (i = 0; i < 6; i++) {
-		if (i)
-			SEP();
-		dec_hex(c, A(i));
-	}
-	return true;
+	return decode_args(c, sys_args(c->nr));
 }

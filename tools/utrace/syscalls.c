@@ -32,6 +32,113 @@ long sys_number(const char *name)
 	return nr < 0 || nr >= NR_MAX ? -1 : nr;
 }
 
+/*
+ * Syscalls without a decoder of their own: one character per argument,
+ * in order, saying how decode_args() prints it:
+ *   d int  D long  U unsigned int  u unsigned long  x hex  p pointer
+ *   f descriptor  a directory descriptor (AT_FDCWD)  s path  c string
+ *   o mode  S signal  C clock  T struct timespec
+ * and after a '>' how the result is printed (f descriptor, x hex).
+ * Argument counts are strace's (its x86_64 syscallent.h).
+ */
+static const struct {
+	const char *name;
+	const char *args;
+} sigs[] = {
+	{ "_sysctl", "p" }, { "add_key", "ccpud" }, { "adjtimex", "p" },
+	{ "afs_syscall", "xxxxx" }, { "bpf", "dpU" }, { "cachestat", "fppU" },
+	{ "clock_adjtime", "Cp" }, { "clock_settime", "CT" },
+	{ "create_module", "cu" }, { "delete_module", "cx" },
+	{ "epoll_ctl_old", "xxxx" }, { "epoll_wait_old", "xxxx" },
+	{ "epoll_pwait2", "fpdTpu" }, { "eventfd", "U>f" },
+	{ "fallocate", "fxDD" }, { "fanotify_init", "xx>f" },
+	{ "fanotify_mark", "fxxas" }, { "fchmodat2", "asox" },
+	{ "finit_module", "fcx" }, { "flistxattr", "fpu" }, { "fork", "" },
+	{ "fremovexattr", "fc" }, { "fsconfig", "fdcpd" },
+	{ "fsetxattr", "fcpux" }, { "fsmount", "fxx>f" },
+	{ "fsopen", "cx>f" }, { "fspick", "asx>f" },
+	{ "futex_requeue", "pxdd" }, { "futex_wait", "pxxxTC" },
+	{ "futex_waitv", "pUxTC" }, { "futex_wake", "pxdx" },
+	{ "futimesat", "asp" }, { "get_kernel_syms", "p" },
+	{ "get_robust_list", "dpp" }, { "get_thread_area", "p" },
+	{ "getegid", "" }, { "geteuid", "" }, { "getgid", "" },
+	{ "getpgrp", "" }, { "getpid", "" }, { "getppid", "" },
+	{ "gettid", "" }, { "getuid", "" }, { "getpmsg", "xxxxx" },
+	{ "putpmsg", "xxxxx" }, { "init_module", "puc" },
+	{ "inotify_init", ">f" }, { "io_cancel", "xpp" },
+	{ "io_destroy", "x" }, { "io_getevents", "xDDpT" },
+	{ "io_pgetevents", "xDDpTp" }, { "io_setup", "Up" },
+	{ "io_submit", "xDp" }, { "io_uring_enter", "fUUxpu" },
+	{ "io_uring_register", "fUpU" }, { "io_uring_setup", "Up>f" },
+	{ "ioperm", "xxd" }, { "iopl", "d" }, { "kcmp", "dddxx" },
+	{ "kexec_file_load", "ffucx" }, { "kexec_load", "xupx" },
+	{ "keyctl", "dxxxx" }, { "landlock_add_rule", "fdpx" },
+	{ "landlock_create_ruleset", "pux>f" },
+	{ "landlock_restrict_self", "fx" }, { "lookup_dcookie", "xpu" },
+	{ "lremovexattr", "sc" }, { "removexattr", "sc" },
+	{ "map_shadow_stack", "xux>x" }, { "membarrier", "xxd" },
+	{ "memfd_secret", "x>f" }, { "migrate_pages", "dupp" },
+	{ "mincore", "pup" }, { "mlock2", "pux" }, { "mlockall", "x" },
+	{ "modify_ldt", "dpu" }, { "mount", "sscxp" },
+	{ "mount_setattr", "asxpu" }, { "move_mount", "asasx" },
+	{ "move_pages", "dupppx" }, { "mq_getsetattr", "fpp" },
+	{ "mq_notify", "fp" }, { "mq_open", "cxop>f" },
+	{ "mq_timedreceive", "fpupT" }, { "mq_timedsend", "fpuUT" },
+	{ "mq_unlink", "c" }, { "msgctl", "dxp" }, { "msgget", "xx" },
+	{ "msgrcv", "dpuDx" }, { "msgsnd", "dpux" }, { "munlockall", "" },
+	{ "name_to_handle_at", "asppx" }, { "nfsservctl", "xxx" },
+	{ "open_by_handle_at", "fpx>f" }, { "open_tree", "asx>f" },
+	{ "pause", "" }, { "perf_event_open", "pddfx>f" },
+	{ "pidfd_getfd", "ffx>f" }, { "pidfd_open", "dx>f" },
+	{ "pidfd_send_signal", "fSpx" }, { "pivot_root", "ss" },
+	{ "pkey_free", "d" }, { "process_madvise", "fpuxx" },
+	{ "process_mrelease", "fx" }, { "process_vm_readv", "dpupux" },
+	{ "process_vm_writev", "dpupux" }, { "ptrace", "xdpp" },
+	{ "query_module", "xxxxx" }, { "quotactl", "xsdp" },
+	{ "quotactl_fd", "fxdp" }, { "readahead", "fDu" },
+	{ "reboot", "xxxp" }, { "recvmmsg", "fpUxT" },
+	{ "sendmmsg", "fpUx" }, { "remap_file_pages", "puxux" },
+	{ "request_key", "cccd" }, { "restart_syscall", "" },
+	{ "sched_get_priority_max", "d" }, { "sched_get_priority_min", "d" },
+	{ "sched_getattr", "dpUx" }, { "sched_setattr", "dpx" },
+	{ "sched_getparam", "dp" }, { "sched_setparam", "dp" },
+	{ "sched_getscheduler", "d" }, { "sched_setscheduler", "ddp" },
+	{ "sched_rr_get_interval", "dp" }, { "sched_yield", "" },
+	{ "seccomp", "xxp" }, { "security", "xxx" }, { "tuxcall", "xxx" },
+	{ "vserver", "xxxxx" }, { "semctl", "ddxp" }, { "semget", "xdx" },
+	{ "semop", "dpu" }, { "semtimedop", "dpuT" },
+	{ "set_mempolicy_home_node", "puux" }, { "set_thread_area", "p" },
+	{ "setdomainname", "cu" }, { "sethostname", "cu" },
+	{ "setsid", "" }, { "settimeofday", "pp" }, { "shmat", "dpx>x" },
+	{ "shmctl", "dxp" }, { "shmdt", "p" }, { "shmget", "xux" },
+	{ "splice", "fpfpux" }, { "tee", "ffux" }, { "vmsplice", "fpux" },
+	{ "swapoff", "s" }, { "swapon", "sx" }, { "sync", "" },
+	{ "sync_file_range", "fDDx" }, { "sysfs", "dxx" },
+	{ "syslog", "dpd" }, { "timer_delete", "d" },
+	{ "timer_getoverrun", "d" }, { "umount2", "sx" }, { "uselib", "s" },
+	{ "ustat", "xp" }, { "utime", "sp" }, { "utimes", "sp" },
+	{ "userfaultfd", "x>f" }, { "vfork", "" }, { "vhangup", "" },
+};
+
+static const char *args_by_nr[NR_MAX];
+static bool args_ready;
+
+const char *sys_args(long nr)
+{
+	size_t i;
+
+	if (!args_ready) {
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+			long n = sys_number(sigs[i].name);
+
+			if (n >= 0)
+				args_by_nr[n] = sigs[i].args;
+		}
+		args_ready = true;
+	}
+	return nr >= 0 && nr < NR_MAX ? args_by_nr[nr] : NULL;
+}
+
 /* Classes, as strace documents them; each string is space-separated names. */
 static const struct {
 	const char *cls;

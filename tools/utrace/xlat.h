@@ -18,6 +18,9 @@ extern const struct xlat xlat_open_access[], xlat_at_flags[],
 	xlat_epoll_events[], xlat_epoll_flags[], xlat_efd_flags[],
 	xlat_fadvise[], xlat_arch_prctl[], xlat_grnd_flags[],
 	xlat_pipe_flags[], xlat_rename_flags[], xlat_mfd_flags[],
-	xlat_prctl[], xlat_sigaltstack_flags[], xlat_itimers[];
+	xlat_sigaltstack_flags[], xlat_itimers[], xlat_faccessat_flags[],
+	xlat_seals[], xlat_dn_flags[], xlat_fsmagic[], xlat_statfs_flags[],
+	xlat_sol_ip[], xlat_sol_ipv6[], xlat_sol_tcp[], xlat_sol_udp[],
+	xlat_unshare_flags[];
 
 #endif

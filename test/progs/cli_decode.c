@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Tracee for test/cli/decode.sh: syscalls whose arguments need a real
+ * decoder (termios, fcntl results, CPU sets, sigaction flags, pselect6,
+ * statfs, timers, inotify, capabilities, prctl, socket options, utimensat,
+ * poll results ...), made with fixed arguments so strace's output is the
+ * same on every machine.  Everything after chdir("/utrace-marker") is
+ * compared with an expected file.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/mempolicy.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+static void handler(int sig)
+{
+	(void)sig;
+}
+
+static void terminal(void)
+{
+	struct termios t;
+	int m, unlock = 0;
+
+	m = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+	ioctl(m, TIOCSPTLCK, &unlock);
+	memset(&t, 0, sizeof(t));
+	t.c_iflag = ICRNL | IXON | IUTF8;
+	t.c_oflag = OPOST | ONLCR | TAB3;
+	t.c_cflag = B9600 | CS7 | CREAD | HUPCL;
+	t.c_lflag = ISIG | ICANON | ECHO | ECHOE | IEXTEN;
+	syscall(SYS_ioctl, m, TCSETS, &t);
+	syscall(SYS_ioctl, m, TCSETSW, &t);
+	t.c_oflag = 0;
+	t.c_lflag = 0;
+	t.c_iflag = 0;
+	syscall(SYS_ioctl, m, TCSETSF, &t);
+	syscall(SYS_ioctl, m, TCGETS, &t);
+	syscall(SYS_ioctl, -1, TCGETS, &t);
+	syscall(SYS_ioctl, m, FICLONE, 0);
+	close(m);
+}
+
+static void fcntls(void)
+{
+	int p[2], fd;
+
+	pipe2(p, O_CLOEXEC);
+	fcntl(p[0], F_GETFD);
+	fcntl(p[0], F_SETFD, 0);
+	fcntl(p[0], F_GETFD);
+	fcntl(p[1], F_GETFL);
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	fcntl(p[1], F_GETFL);
+	fcntl(p[0], F_GETOWN);
+	fcntl(p[0], F_GETSIG);
+	fcntl(p[0], F_GETPIPE_SZ);
+	fd = open("/dev/null", O_RDWR);
+	fcntl(fd, F_GETFL);
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void cpus(void)
+{
+	unsigned long mask = 0x23, big[16];
+
+	syscall(SYS_sched_setaffinity, 0, sizeof(mask), &mask);
+	mask = 1;
+	syscall(SYS_sched_setaffinity, 0, sizeof(mask), &mask);
+	syscall(SYS_sched_getaffinity, 0, sizeof(big), big);
+}
+
+static void sigactions(void)
+{
+	struct sigaction sa;
+	stack_t ss = { 0 };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sa.sa_flags = SA_RESTART | SA_SIGINFO | SA_ONSTACK | SA_NODEFER |
+		      SA_RESETHAND | SA_NOCLDSTOP;
+	sigaddset(&sa.sa_mask, SIGCHLD);
+	sigaction(SIGUSR2, &sa, NULL);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+}
+
+static void selects(void)
+{
+	struct timespec ts = { 0, 0 };
+	struct timeval tv = { 0, 0 };
+	fd_set r, w;
+	sigset_t mask;
+	int p[2];
+
+	pipe(p);
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	pselect(p[0] + 1, &r, NULL, NULL, &ts, &mask);
+	select(p[0] + 1, &r, NULL, NULL, &tv);
+	write(p[1], "x", 1);
+	FD_ZERO(&w);
+	FD_SET(p[1], &w);
+	FD_SET(p[0], &r);
+	pselect(p[1] + 1, &r, &w, NULL, NULL, &mask);
+	FD_SET(p[0], &r);
+	tv.tv_sec = 100;
+	select(p[1] + 1, &r, NULL, NULL, &tv);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void polls(void)
+{
+	struct pollfd pf[6];
+	int p[2], q[2], i;
+
+	pipe(p);
+	pipe(q);
+	write(p[1], "x", 1);
+	write(q[1], "x", 1);
+	for (i = 0; i < 6; i++)
+		pf[i].events = POLLIN | POLLOUT | POLLPRI;
+	pf[0].fd = p[0];
+	pf[1].fd = p[1];
+	pf[2].fd = q[0];
+	pf[3].fd = q[1];
+	pf[4].fd = -1;
+	pf[5].fd = 1000;
+	poll(pf, 6, 0);
+	ppoll(pf, 4, NULL, NULL);
+	pf[0].events = POLLOUT;
+	poll(pf, 1, 0);
+	close(p[0]);
+	close(p[1]);
+	close(q[0]);
+	close(q[1]);
+}
+
+static void statfss(void)
+{
+	struct statfs sf;
+	int p[2];
+
+	pipe(p);
+	fstatfs(p[0], &sf);
+	statfs("/nonexistent", &sf);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void simple(void)
+{
+	struct sigevent sev;
+	struct itimerspec its = { { 1, 0 }, { 1000, 500 } }, old;
+	struct __user_cap_header_struct ch = {
+		_LINUX_CAPABILITY_VERSION_3, 0
+	};
+	struct __user_cap_data_struct cd[2];
+	gid_t groups[2] = { 0, 1 };
+	timer_t tid;
+	sigset_t mask;
+	unsigned long nodes = 0;
+	int fd, wd, mode;
+
+	syscall(SYS_setpriority, PRIO_PROCESS, 0, 19);
+	syscall(SYS_getpriority, PRIO_PROCESS, 0);
+	syscall(SYS_getpriority, PRIO_USER, -1);
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGUSR1;
+	sev.sigev_value.sival_int = 7;
+	syscall(SYS_timer_create, CLOCK_MONOTONIC, &sev, &tid);
+	syscall(SYS_timer_settime, tid, 0, &its, &old);
+	syscall(SYS_timer_gettime, tid, &old);
+	syscall(SYS_timer_getoverrun, tid);
+	syscall(SYS_timer_delete, tid);
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
+	its.it_value.tv_sec = 0;
+	its.it_value.tv_nsec = 0;
+	timerfd_settime(fd, 0, &its, &old);
+	timerfd_gettime(fd, &old);
+	close(fd);
+	fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	wd = inotify_add_watch(fd, "/", IN_MODIFY | IN_CREATE | IN_ONLYDIR);
+	inotify_rm_watch(fd, wd);
+	close(fd);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGTERM);
+	fd = signalfd(-1, &mask, SFD_CLOEXEC);
+	close(fd);
+	syscall(SYS_capget, &ch, NULL);
+	ch.version = 0x12345678;
+	syscall(SYS_capget, &ch, cd);
+	syscall(SYS_setgroups, -1, groups);
+	syscall(SYS_getgroups, -1, NULL);
+	syscall(SYS_unshare, CLONE_NEWNS | CLONE_NEWUTS | CLONE_VFORK);
+	syscall(SYS_unshare, CLONE_FILES);
+	syscall(SYS_mknodat, AT_FDCWD, "/nonexistent/fifo", S_IFIFO | 0600, 0);
+	syscall(SYS_mknodat, AT_FDCWD, "/nonexistent/c", S_IFCHR | 0600,
+		makedev(1, 3));
+	syscall(SYS_ioprio_set, 1, 0, 2 << 13 | 4);
+	syscall(SYS_ioprio_get, 1, 0);
+	syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0);
+	syscall(SYS_get_mempolicy, &mode, NULL, 0, NULL, 0);
+	syscall(SYS_set_mempolicy, MPOL_BIND, &nodes, 1);
+	syscall(SYS_pkey_alloc, 1, 0);
+	syscall(SYS_getcpu, NULL, NULL, NULL);
+	syscall(SYS_personality, 0xffffffff);
+	syscall(SYS_sched_yield);
+	syscall(SYS_mlockall, 0);
+}
+
+static void prctls(void)
+{
+	char name[32];
+
+	prctl(PR_CAPBSET_READ, 0x30);
+	prctl(PR_CAPBSET_READ, CAP_MAC_OVERRIDE);
+	prctl(PR_SET_NAME, "0123456789abcdefXYZ");
+	prctl(PR_GET_NAME, name);
+	prctl(PR_SET_NAME, "short");
+	prctl(PR_GET_NAME, name);
+	prctl(PR_GET_SECUREBITS);
+	prctl(PR_SET_KEEPCAPS, 1);
+	prctl(PR_GET_KEEPCAPS);
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	prctl(PR_GET_PDEATHSIG, &name);
+	prctl(PR_GET_DUMPABLE);
+	prctl(PR_SET_DUMPABLE, 1);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	prctl(PR_GET_CHILD_SUBREAPER, &name);
+	prctl(PR_SET_TIMERSLACK, 50000);
+	prctl(PR_GET_TIMERSLACK);
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, CAP_CHOWN, 0, 0);
+	prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	prctl(0x7777, 1, 2, 3, 4);
+}
+
+static void sockopts(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct linger lg = { 1, 5 };
+	struct pollfd pf;
+	socklen_t len;
+	int s, t, one = 1, v = 30, err;
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	t = socket(AF_INET, SOCK_STREAM, 0);
+	bind(t, (struct sockaddr *)&sin, sizeof(sin));
+	len = sizeof(sin);
+	getsockname(t, (struct sockaddr *)&sin, &len);
+	s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, IPPROTO_TCP);
+	setsockopt(s, SOL_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(s, SOL_TCP, TCP_KEEPIDLE, &v, sizeof(v));
+	setsockopt(s, SOL_TCP, TCP_KEEPINTVL, &v, sizeof(v));
+	setsockopt(s, SOL_TCP, TCP_KEEPCNT, &v, sizeof(v));
+	setsockopt(s, SOL_IP, IP_RECVERR, &one, sizeof(one));
+	setsockopt(s, SOL_IP, IP_TOS, &one, sizeof(one));
+	setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	len = sizeof(lg);
+	getsockopt(s, SOL_SOCKET, SO_LINGER, &lg, &len);
+	len = sizeof(v);
+	getsockopt(s, SOL_SOCKET, SO_TYPE, &v, &len);
+	len = sizeof(v);
+	getsockopt(s, SOL_TCP, TCP_NODELAY, &v, &len);
+	connect(s, (struct sockaddr *)&sin, sizeof(sin));
+	pf.fd = s;
+	pf.events = POLLOUT;
+	poll(&pf, 1, 5000);
+	len = sizeof(err);
+	getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len);
+	len = sizeof(err);
+	getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len);
+	close(s);
+	close(t);
+}
+
+static void msgs(void)
+{
+	struct sockaddr_storage ss;
+	char buf[8];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr mh = {
+		.msg_name = &ss, .msg_namelen = sizeof(ss),
+		.msg_iov = &iov, .msg_iovlen = 1,
+	};
+	int sv[2];
+
+	socketpair(AF_UNIX, SOCK_DGRAM, 0, sv);
+	send(sv[0], "hi", 2, 0);
+	recvmsg(sv[1], &mh, 0);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void times_(void)
+{
+	struct timespec ts[2] = { { 5, 0 }, { 0, UTIME_NOW } };
+
+	syscall(SYS_utimensat, AT_FDCWD, "/nonexistent", ts, 0);
+	ts[0].tv_nsec = UTIME_OMIT;
+	ts[1].tv_sec = 1700000000;
+	ts[1].tv_nsec = 123;
+	syscall(SYS_utimensat, AT_FDCWD, "/nonexistent", ts,
+		AT_SYMLINK_NOFOLLOW);
+	syscall(SYS_utimensat, AT_FDCWD, "/nonexistent", NULL, 0);
+	syscall(SYS_faccessat2, AT_FDCWD, "/", R_OK, AT_EACCESS);
+	syscall(SYS_faccessat2, AT_FDCWD, "/", F_OK,
+		AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH);
+	syscall(SYS_unlinkat, AT_FDCWD, "/nonexistent", AT_REMOVEDIR);
+}
+
+static void fake_signal(int sig, int code, int uid, int status)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = sig;
+	si.si_code = code;
+	si.si_pid = 1;
+	si.si_uid = uid;
+	si.si_status = status;
+	syscall(SYS_rt_sigqueueinfo, getpid(), sig, &si);
+}
+
+/*
+ * Signals to ourselves with made-up siginfo (the kernel lets a process
+ * queue any si_code to itself), so every field has a known value.
+ */
+static void siginfos(void)
+{
+	struct sigaction sa;
+	siginfo_t si;
+	sigset_t mask;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGCHLD;
+	si.si_code = CLD_EXITED;
+	si.si_pid = 1;
+	si.si_uid = 2;
+	si.si_status = 3;
+	si.si_utime = 177;
+	si.si_stime = 5;
+	syscall(SYS_rt_sigqueueinfo, getpid(), SIGCHLD, &si);
+	si.si_code = CLD_KILLED;
+	si.si_status = SIGKILL;
+	si.si_utime = 0;
+	si.si_errno = ENOENT;
+	syscall(SYS_rt_sigqueueinfo, getpid(), SIGCHLD, &si);
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGUSR1;
+	si.si_code = SI_TIMER;
+	si.si_timerid = 0x12;
+	si.si_overrun = 1;
+	syscall(SYS_rt_sigqueueinfo, getpid(), SIGUSR1, &si);
+	si.si_code = SI_QUEUE;
+	si.si_pid = 1;
+	si.si_uid = 2;
+	si.si_value.sival_ptr = NULL;
+	syscall(SYS_rt_sigqueueinfo, getpid(), SIGUSR1, &si);
+	si.si_value.sival_int = 5;
+	syscall(SYS_rt_sigqueueinfo, getpid(), SIGUSR1, &si);
+	fake_signal(SIGUSR1, SI_USER, 0, 0);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	fake_signal(SIGUSR1, SI_TKILL, 0, 0);
+	syscall(SYS_rt_sigtimedwait, &mask, &si, NULL, 8);
+	sigprocmask(SIG_UNBLOCK, &mask, NULL);
+}
+
+/*
+ * vfork-like children: the parent stays in clone until the child exits, so
+ * the child's lines always come between the parent's entry and exit.
+ */
+static void clones(void)
+{
+	struct {
+		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal,
+			 stack, stack_size, tls;
+	} ca;
+	pid_t tid = 0;
+	long r;
+
+	r = syscall(SYS_clone, CLONE_VFORK | CLONE_PARENT_SETTID | SIGCHLD,
+		    NULL, &tid, NULL, NULL);
+	if (r == 0) {
+		syscall(SYS_getppid);
+		syscall(SYS_exit_group, 42);
+	}
+	waitpid(r, NULL, 0);
+	memset(&ca, 0, sizeof(ca));
+	ca.flags = CLONE_VFORK | CLONE_PARENT_SETTID;
+	ca.parent_tid = (uintptr_t)&tid;
+	ca.exit_signal = SIGCHLD;
+	r = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (r == 0) {
+		syscall(SYS_getppid);
+		syscall(SYS_exit_group, 42);
+	}
+	waitpid(r, NULL, 0);
+	r = syscall(SYS_clone, CLONE_VFORK | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (r == 0) {
+		syscall(SYS_getppid);
+		syscall(SYS_exit_group, 42);
+	}
+	waitpid(r, NULL, 0);
+}
+
+/* Strings and arrays, for -s. */
+static void strs(void)
+{
+	struct pollfd pf[3] = {
+		{ .fd = 0, .events = POLLIN }, { .fd = 1, .events = POLLOUT },
+		{ .fd = 2, .events = POLLOUT },
+	};
+
+	write(1, "hello", 5);
+	poll(pf, 3, 0);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} sections[] = {
+	{ "term", terminal }, { "fcntl", fcntls }, { "cpu", cpus },
+	{ "sigaction", sigactions }, { "select", selects }, { "poll", polls },
+	{ "statfs", statfss }, { "misc", simple }, { "prctl", prctls },
+	{ "sockopt", sockopts }, { "msg", msgs }, { "time", times_ },
+	{ "siginfo", siginfos }, { "clone", clones }, { "strs", strs },
+};
+
+int main(int argc, char **argv)
+{
+	int i;
+	size_t j;
+
+	if (chdir("/utrace-marker") == 0)
+		return 2;
+	for (i = 1; i < argc; i++)
+		for (j = 0; j < sizeof(sections) / sizeof(sections[0]); j++)
+			if (!strcmp(argv[i], sections[j].name))
+				sections[j].fn();
+	syscall(SYS_exit_group, 3);
+	return 3;
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * ioctl(): the request's name (all the names strace knows for that number,
+ * joined with " or "; _IOC(...) for the others) and the argument of the
+ * terminal, descriptor and file requests, as strace's term.c and ioctl.c
+ * print them.
+ */
+#include <asm/termbits.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+
+#include "decode.h"
+
+#define A(i)	(c->a[i])
+
+/* In numeric order; a number several drivers use carries all its names. */
+static const struct xlat ioctl_names[] = {
+	XLAT(TCGETS),
+	XLAT_PAIR(TCSETS, "SNDCTL_TMR_START or TCSETS"),
+	XLAT_PAIR(TCSETSW, "SNDCTL_TMR_STOP or TCSETSW"),
+	XLAT_PAIR(TCSETSF, "SNDCTL_TMR_CONTINUE or TCSETSF"),
+	XLAT(TCGETA), XLAT(TCSETA), XLAT(TCSETAW), XLAT(TCSETAF),
+	XLAT(TCSBRK), XLAT(TCXONC), XLAT(TCFLSH), XLAT(TIOCEXCL),
+	XLAT(TIOCNXCL), XLAT(TIOCSCTTY), XLAT(TIOCGPGRP), XLAT(TIOCSPGRP),
+	XLAT(TIOCOUTQ), XLAT(TIOCSTI), XLAT(TIOCGWINSZ), XLAT(TIOCSWINSZ),
+	XLAT(TIOCMGET), XLAT(TIOCMBIS), XLAT(TIOCMBIC), XLAT(TIOCMSET),
+	XLAT(TIOCGSOFTCAR), XLAT(TIOCSSOFTCAR), XLAT(FIONREAD),
+	XLAT(TIOCLINUX), XLAT(TIOCCONS), XLAT(TIOCGSERIAL),
+	XLAT(TIOCSSERIAL), XLAT(TIOCPKT), XLAT(FIONBIO), XLAT(TIOCNOTTY),
+	XLAT(TIOCSETD), XLAT(TIOCGETD), XLAT(TCSBRKP), XLAT(TIOCSBRK),
+	XLAT(TIOCCBRK), XLAT(TIOCGSID), XLAT(TIOCGRS485), XLAT(TIOCSRS485),
+	XLAT(TCGETX), XLAT(TCSETX), XLAT(TCSETXF), XLAT(TCSETXW),
+	XLAT(TIOCVHANGUP), XLAT(FIONCLEX), XLAT(FIOCLEX), XLAT(FIOASYNC),
+	XLAT(TIOCSERCONFIG), XLAT(TIOCSERGWILD), XLAT(TIOCSERSWILD),
+	XLAT(TIOCGLCKTRMIOS), XLAT(TIOCSLCKTRMIOS), XLAT(TIOCSERGSTRUCT),
+	XLAT(TIOCSERGETLSR), XLAT(TIOCSERGETMULTI), XLAT(TIOCSERSETMULTI),
+	XLAT(TIOCMIWAIT), XLAT(TIOCGICOUNT), XLAT(FIOQSIZE),
+	XLAT(TIOCGPTPEER), XLAT(TIOCGPTN), XLAT(TIOCSPTLCK), XLAT(TIOCGDEV),
+	XLAT(TIOCSIG), XLAT(TIOCGPKT), XLAT(TIOCGPTLCK), XLAT(TIOCGEXCL),
+	XLAT(TCGETS2), XLAT(TCSETS2), XLAT(TCSETSW2), XLAT(TCSETSF2),
+	XLAT(FIBMAP), XLAT(FIGETBSZ), XLAT(FIFREEZE), XLAT(FITHAW),
+	XLAT(FITRIM), XLAT_PAIR(FICLONE, "BTRFS_IOC_CLONE or FICLONE"),
+	XLAT_PAIR(FICLONERANGE, "BTRFS_IOC_CLONE_RANGE or FICLONERANGE"),
+	XLAT_PAIR(FIDEDUPERANGE, "BTRFS_IOC_FILE_EXTENT_SAME or FIDEDUPERANGE"),
+	XLAT(FS_IOC_GETFLAGS), XLAT(FS_IOC_SETFLAGS),
+	XLAT(FS_IOC_GETVERSION), XLAT(FS_IOC_SETVERSION),
+	XLAT(FS_IOC_FIEMAP), XLAT(FS_IOC_FSGETXATTR),
+	XLAT(FS_IOC_FSSETXATTR), XLAT(BLKROSET), XLAT(BLKROGET),
+	XLAT(BLKRRPART), XLAT(BLKGETSIZE), XLAT(BLKFLSBUF), XLAT(BLKRASET),
+	XLAT(BLKRAGET), XLAT(BLKSSZGET), XLAT(BLKBSZGET), XLAT(BLKBSZSET),
+	XLAT(BLKGETSIZE64), XLAT(BLKDISCARD), XLAT(BLKPBSZGET),
+	XLAT_END
+};
+
+static const struct xlat ioc_dirs[] = {
+	XLAT(_IOC_NONE), XLAT(_IOC_READ), XLAT(_IOC_WRITE), XLAT_END
+};
+
+static void put_request(struct dec_ctx *c, unsigned req)
+{
+	const char *n = xlat_name(ioctl_names, req);
+	unsigned dir = _IOC_DIR(req);
+
+	if (n) {
+		dec_puts(c, n);
+		return;
+	}
+	dec_puts(c, "_IOC(");
+	if (dir == _IOC_NONE)
+		dec_puts(c, "_IOC_NONE");
+	else
+		dec_flags(c, ioc_dirs, dir, NULL);
+	dec_printf(c, ", %#x, %#x, ", _IOC_TYPE(req), _IOC_NR(req));
+	dec_hex(c, _IOC_SIZE(req));
+	dec_puts(c, ")");
+}
+
+/* -- struct termios, as strace 6.1 prints it ------------------------------ */
+
+static const struct xlat iflags[] = {
+	XLAT(IGNBRK), XLAT(BRKINT), XLAT(IGNPAR), XLAT(PARMRK), XLAT(INPCK),
+	XLAT(ISTRIP), XLAT(INLCR), XLAT(IGNCR), XLAT(ICRNL), XLAT(IUCLC),
+	XLAT(IXON), XLAT(IXANY), XLAT(IXOFF), XLAT(IMAXBEL), XLAT(IUTF8),
+	XLAT_END
+};
+static const struct xlat oflags[] = {
+	XLAT(OPOST), XLAT(OLCUC), XLAT(ONLCR), XLAT(OCRNL), XLAT(ONOCR),
+	XLAT(ONLRET), XLAT(OFILL), XLAT(OFDEL), XLAT_END
+};
+static const struct xlat lflags[] = {
+	XLAT(ISIG), XLAT(ICANON), XLAT(XCASE), XLAT(ECHO), XLAT(ECHOE),
+	XLAT(ECHOK), XLAT(ECHONL), XLAT(NOFLSH), XLAT(IEXTEN), XLAT(ECHOCTL),
+	XLAT(ECHOPRT), XLAT(ECHOKE), XLAT(FLUSHO), XLAT(PENDIN), XLAT(TOSTOP),
+	XLAT(EXTPROC), XLAT_END
+};
+static const struct xlat cflags[] = {
+	XLAT(CSTOPB), XLAT(CREAD), XLAT(PARENB), XLAT(PARODD), XLAT(HUPCL),
+	XLAT(CLOCAL), XLAT(CMSPAR), XLAT(CRTSCTS), XLAT_END
+};
+static const struct xlat bauds[] = {
+	XLAT(B0), XLAT(B50), XLAT(B75), XLAT(B110), XLAT(B134), XLAT(B150),
+	XLAT(B200), XLAT(B300), XLAT(B600), XLAT(B1200), XLAT(B1800),
+	XLAT(B2400), XLAT(B4800), XLAT(B9600), XLAT(B19200), XLAT(B38400),
+	XLAT(B57600), XLAT(B115200), XLAT(B230400), XLAT(B460800),
+	XLAT(B500000), XLAT(B576000), XLAT(B921600), XLAT(B1000000),
+	XLAT(B1152000), XLAT(B1500000), XLAT(B2000000), XLAT(B2500000),
+	XLAT(B3000000), XLAT(B3500000), XLAT(B4000000), XLAT(BOTHER),
+	XLAT_END
+};
+static const struct xlat csizes[] = {
+	XLAT(CS5), XLAT(CS6), XLAT(CS7), XLAT(CS8), XLAT_END
+};
+
+/* The delay fields of c_oflag: mask, names by value. */
+static const struct {
+	unsigned mask;
+	const char *names[4];
+} delays[] = {
+	{ NLDLY, { "NL0", "NL1" } },
+	{ CRDLY, { "CR0", "CR1", "CR2", "CR3" } },
+	{ TABDLY, { "TAB0", "TAB1", "TAB2", "XTABS" } },
+	{ BSDLY, { "BS0", "BS1" } },
+	{ VTDLY, { "VT0", "VT1" } },
+	{ FFDLY, { "FF0", "FF1" } },
+};
+
+static void put_field(struct dec_ctx *c, const struct xlat *x, unsigned v,
+		      const char *dflt)
+{
+	const char *n = xlat_name(x, v);
+
+	if (n)
+		dec_puts(c, n);
+	else
+		dec_printf(c, "%#x /* %s */", v, dflt);
+}
+
+/*
+ * strace 6.1 prints flag words without a default, so a zero word leaves
+ * its field empty ("c_lflag=, ...") and a zero rest of c_oflag or c_cflag
+ * leaves a trailing "|".
+ */
+static void put_termios(struct dec_ctx *c, unsigned long addr)
+{
+	struct termios t;	/* the kernel's layout, from linux/termios.h */
+	unsigned v;
+	size_t i;
+
+	if (!dec_read(c, addr, &t, sizeof(t))) {
+		dec_ptr(c, addr);
+		return;
+	}
+	dec_puts(c, "{c_iflag=");
+	dec_flags_nz(c, iflags, t.c_iflag);
+	dec_puts(c, ", c_oflag=");
+	v = t.c_oflag;
+	for (i = 0; i < sizeof(delays) / sizeof(delays[0]); i++) {
+		unsigned m = delays[i].mask, f = (v & m) / (m & -m);
+
+		dec_printf(c, "%s|", delays[i].names[f]);
+		v &= ~m;
+	}
+	dec_flags_nz(c, oflags, v);
+	dec_puts(c, ", c_cflag=");
+	v = t.c_cflag;
+	put_field(c, bauds, v & CBAUD, "B???");
+	dec_puts(c, "|");
+	if (v & CIBAUD) {
+		put_field(c, bauds, (v & CIBAUD) >> IBSHIFT, "B???");
+		dec_puts(c, "<<IBSHIFT|");
+	}
+	put_field(c, csizes, v & CSIZE, "CS?");
+	dec_puts(c, "|");
+	dec_flags_nz(c, cflags, v & ~(CBAUD | CIBAUD | CSIZE));
+	dec_puts(c, ", c_lflag=");
+	dec_flags_nz(c, lflags, t.c_lflag);
+	dec_puts(c, ", ...}");
+}
+
+static void put_winsize(struct dec_ctx *c, unsigned long addr)
+{
+	struct winsize ws;
+
+	if (!dec_read(c, addr, &ws, sizeof(ws)))
+		dec_ptr(c, addr);
+	else
+		dec_printf(c, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, "
+			   "ws_ypixel=%u}", ws.ws_row, ws.ws_col,
+			   ws.ws_xpixel, ws.ws_ypixel);
+}
+
+static const struct xlat tcflsh[] = {
+	XLAT(TCIFLUSH), XLAT(TCOFLUSH), XLAT(TCIOFLUSH), XLAT_END
+};
+static const struct xlat tcxonc[] = {
+	XLAT(TCOOFF), XLAT(TCOON), XLAT(TCIOFF), XLAT(TCION), XLAT_END
+};
+
+/* How the third argument of a known request is shown. */
+enum ioarg {
+	IA_HEX,		/* the value (the default) */
+	IA_PTR,		/* a structure strace decodes and we do not */
+	IA_NONE,	/* no third argument */
+	IA_INT,		/* the value, in decimal */
+	IA_INTP,	/* [int], read at entry */
+	IA_INTP_OUT,	/* [int], written by the call */
+	IA_TERMIOS,	/* struct termios, read at entry */
+	IA_TERMIOS_OUT,
+	IA_WINSIZE,
+	IA_WINSIZE_OUT,
+	IA_TCFLSH,
+	IA_TCXONC,
+};
+
+static const struct {
+	unsigned req;
+	enum ioarg arg;
+} ioargs[] = {
+	{ TCGETS, IA_TERMIOS_OUT }, { TIOCGLCKTRMIOS, IA_TERMIOS_OUT },
+	{ TCSETS, IA_TERMIOS }, { TCSETSW, IA_TERMIOS },
+	{ TCSETSF, IA_TERMIOS }, { TIOCSLCKTRMIOS, IA_TERMIOS },
+	{ TIOCGWINSZ, IA_WINSIZE_OUT }, { TIOCSWINSZ, IA_WINSIZE },
+	{ TCXONC, IA_TCXONC }, { TCFLSH, IA_TCFLSH }, { TCSBRK, IA_INT },
+	{ TCSBRKP, IA_INT }, { TIOCSCTTY, IA_INT },
+	{ TIOCGPGRP, IA_INTP_OUT }, { TIOCGSID, IA_INTP_OUT },
+	{ TIOCGETD, IA_INTP_OUT }, { TIOCGSOFTCAR, IA_INTP_OUT },
+	{ TIOCGPTN, IA_INTP_OUT }, { FIONREAD, IA_INTP_OUT },
+	{ TIOCOUTQ, IA_INTP_OUT }, { TIOCGEXCL, IA_INTP_OUT },
+	{ TIOCGDEV, IA_INTP_OUT }, { TIOCSPGRP, IA_INTP },
+	{ TIOCSETD, IA_INTP }, { FIONBIO, IA_INTP }, { FIOASYNC, IA_INTP },
+	{ TIOCPKT, IA_INTP }, { TIOCSSOFTCAR, IA_INTP },
+	{ TIOCSPTLCK, IA_INTP }, { TIOCSBRK, IA_NONE }, { TIOCCBRK, IA_NONE },
+	{ TIOCCONS, IA_NONE }, { TIOCNOTTY, IA_NONE }, { TIOCEXCL, IA_NONE },
+	{ TIOCNXCL, IA_NONE }, { FIOCLEX, IA_NONE }, { FIONCLEX, IA_NONE },
+	{ TIOCVHANGUP, IA_NONE }, { TIOCSSERIAL, IA_NONE },
+	{ FICLONE, IA_INT }, { FIFREEZE, IA_NONE }, { FITHAW, IA_NONE },
+	{ BLKRRPART, IA_NONE }, { BLKFLSBUF, IA_NONE },
+	{ TCGETA, IA_PTR }, { TCSETA, IA_PTR }, { TCSETAW, IA_PTR },
+	{ TCSETAF, IA_PTR }, { TIOCSTI, IA_PTR }, { TIOCMGET, IA_PTR },
+	{ TIOCMBIS, IA_PTR }, { TIOCMBIC, IA_PTR }, { TIOCMSET, IA_PTR },
+	{ TCGETS2, IA_PTR }, { TCSETS2, IA_PTR }, { TCSETSW2, IA_PTR },
+	{ TCSETSF2, IA_PTR }, { FITRIM, IA_PTR }, { FICLONERANGE, IA_PTR },
+	{ FIDEDUPERANGE, IA_PTR }, { FS_IOC_GETFLAGS, IA_PTR },
+	{ FS_IOC_SETFLAGS, IA_PTR }, { FS_IOC_GETVERSION, IA_PTR },
+	{ FS_IOC_SETVERSION, IA_PTR }, { FS_IOC_FIEMAP, IA_PTR },
+	{ FS_IOC_FSGETXATTR, IA_PTR }, { FS_IOC_FSSETXATTR, IA_PTR },
+	{ BLKROSET, IA_PTR }, { BLKROGET, IA_PTR }, { BLKGETSIZE, IA_PTR },
+	{ BLKRASET, IA_PTR }, { BLKRAGET, IA_PTR }, { BLKSSZGET, IA_PTR },
+	{ BLKBSZGET, IA_PTR }, { BLKBSZSET, IA_PTR }, { BLKGETSIZE64, IA_PTR },
+	{ BLKDISCARD, IA_PTR }, { BLKPBSZGET, IA_PTR },
+};
+
+static enum ioarg ioarg_of(unsigned req)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ioargs) / sizeof(ioargs[0]); i++)
+		if (ioargs[i].req == req)
+			return ioargs[i].arg;
+	return IA_HEX;
+}
+
+static bool d_ioctl(struct dec_ctx *c)
+{
+	unsigned req = (unsigned)A(1);
+	enum ioarg how = ioarg_of(req);
+
+	if (!c->exiting) {
+		dec_fd(c, (int)A(0));
+		dec_sep(c);
+		put_request(c, req);
+		switch (how) {
+		case IA_NONE:
+			return true;
+		case IA_INTP_OUT:
+		case IA_TERMIOS_OUT:
+		case IA_WINSIZE_OUT:
+			return false;
+		default:
+			break;
+		}
+		dec_sep(c);
+		switch (how) {
+		case IA_INT:
+			dec_int(c, (int)A(2));
+			break;
+		case IA_PTR:
+			dec_ptr(c, A(2));
+			break;
+		case IA_INTP:
+			dec_int_ptr(c, A(2));
+			break;
+		case IA_TERMIOS:
+			put_termios(c, A(2));
+			break;
+		case IA_WINSIZE:
+			put_winsize(c, A(2));
+			break;
+		case IA_TCFLSH:
+			dec_xval(c, tcflsh, A(2), "TC???");
+			break;
+		case IA_TCXONC:
+			dec_xval(c, tcxonc, A(2), "TC???");
+			break;
+		default:
+			dec_hex(c, A(2));
+			break;
+		}
+		return true;
+	}
+	dec_sep(c);
+	if (dec_failed(c))
+		dec_ptr(c, A(2));
+	else if (how == IA_TERMIOS_OUT)
+		put_termios(c, A(2));
+	else if (how == IA_WINSIZE_OUT)
+		put_winsize(c, A(2));
+	else
+		dec_int_ptr(c, A(2));
+	return true;
+}
+
+const struct decoder decoders_ioctl[] = {
+	{ "ioctl", d_ioctl },
+	{ NULL, NULL }
+};
