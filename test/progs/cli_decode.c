@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/falloc.h>
 #include <linux/fs.h>
 #include <linux/mempolicy.h>
 #include <netinet/in.h>
@@ -192,7 +193,9 @@ static void simple(void)
 	gid_t groups[2] = { 0, 1 };
 	timer_t tid;
 	sigset_t mask;
-	unsigned long nodes = 0;
+	unsigned long nodes = 0, head;
+	struct sched_param sp;
+	size_t len;
 	int fd, wd, mode;
 
 	syscall(SYS_setpriority, PRIO_PROCESS, 0, 19);
@@ -243,6 +246,16 @@ static void simple(void)
 	syscall(SYS_personality, 0xffffffff);
 	syscall(SYS_sched_yield);
 	syscall(SYS_mlockall, 0);
+	syscall(SYS_mlockall, MCL_CURRENT | MCL_FUTURE | 8);
+	syscall(SYS_fallocate, -1, FALLOC_FL_KEEP_SIZE, 0, 4096);
+	syscall(SYS_fsetxattr, -1, "user.x", "v", 1, 0);
+	syscall(SYS_sched_getscheduler, 0);
+	syscall(SYS_sched_get_priority_max, SCHED_OTHER);
+	syscall(SYS_sched_getparam, 0, &sp);
+	syscall(SYS_get_robust_list, 0, &head, &len);
+	syscall(SYS_eventfd2, 0, 0);
+	syscall(SYS_readahead, -1, 0, 4096);
+	syscall(SYS_tee, -1, -1, 0, 0);
 }
 
 static void prctls(void)

@@ -6,9 +6,12 @@
  * capability.c, numa.c, time.c ...).
  */
 #include <linux/capability.h>
+#include <linux/falloc.h>
 #include <linux/ioprio.h>
+#include <linux/membarrier.h>
 #include <linux/mempolicy.h>
 #include <linux/prctl.h>
+#include <linux/seccomp.h>
 #include <linux/securebits.h>
 #include <sched.h>
 #include <signal.h>
@@ -1029,6 +1032,266 @@ static bool d_signalfd(struct dec_ctx *c)
 	return true;
 }
 
+/* -- Scheduling, memory locks, files ------------------------------------ */
+
+static const struct xlat sched_policies[] = {
+	XLAT_PAIR(SCHED_OTHER, "SCHED_OTHER"), XLAT(SCHED_FIFO),
+	XLAT(SCHED_RR), XLAT(SCHED_BATCH), XLAT_PAIR(4, "SCHED_ISO"),
+	XLAT(SCHED_IDLE), XLAT(SCHED_DEADLINE), XLAT_END
+};
+
+static void put_policy(struct sbuf *b, unsigned long v)
+{
+	const char *n = xlat_name(sched_policies, v & ~SCHED_RESET_ON_FORK);
+
+	if (n)
+		sb_printf(b, "%s%s", n, v & SCHED_RESET_ON_FORK ?
+			  "|SCHED_RESET_ON_FORK" : "");
+	else
+		sb_printf(b, "%#lx /* SCHED_??? */", v);
+}
+
+/* sched_get_priority_max/min(policy), sched_getscheduler(pid) */
+static bool d_sched_policy(struct dec_ctx *c)
+{
+	struct sbuf tmp = { 0 };
+
+	if (c->nr != sys_number("sched_getscheduler")) {
+		put_policy(c->out, (unsigned)A(0));
+		return true;
+	}
+	if (!c->exiting) {
+		dec_int(c, IA(0));
+		return false;
+	}
+	if (!dec_failed(c)) {
+		put_policy(&tmp, (unsigned long)c->ret);
+		dec_note(c, " (%s)", sb_str(&tmp));
+		sb_free(&tmp);
+	}
+	return true;
+}
+
+static void put_sched_param(struct dec_ctx *c, unsigned long addr)
+{
+	if (c->exiting && dec_failed(c))
+		dec_ptr(c, addr);
+	else
+		dec_int_ptr(c, addr);
+}
+
+static bool d_sched_setscheduler(struct dec_ctx *c)
+{
+	dec_int(c, IA(0));
+	SEP();
+	put_policy(c->out, (unsigned)A(1));
+	SEP();
+	put_sched_param(c, A(2));
+	return true;
+}
+
+/* sched_getparam, sched_setparam */
+static bool d_sched_param(struct dec_ctx *c)
+{
+	bool get = c->nr == sys_number("sched_getparam");
+
+	if (!c->exiting) {
+		dec_int(c, IA(0));
+		SEP();
+		if (get)
+			return false;
+	}
+	put_sched_param(c, A(1));
+	return true;
+}
+
+static bool d_sched_rr_get_interval(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_int(c, IA(0));
+		SEP();
+		return false;
+	}
+	if (dec_failed(c))
+		dec_ptr(c, A(1));
+	else
+		dec_timespec(c, A(1));
+	return true;
+}
+
+static bool d_get_robust_list(struct dec_ctx *c)
+{
+	unsigned long v;
+
+	if (!c->exiting) {
+		dec_int(c, IA(0));
+		SEP();
+		return false;
+	}
+	if (!dec_failed(c) && dec_read(c, A(1), &v, sizeof(v)))
+		dec_printf(c, "[%#lx]", v);
+	else
+		dec_ptr(c, A(1));
+	SEP();
+	if (!dec_failed(c) && dec_read(c, A(2), &v, sizeof(v)))
+		dec_printf(c, "[%lu]", v);
+	else
+		dec_ptr(c, A(2));
+	return true;
+}
+
+static bool d_mlockall(struct dec_ctx *c)
+{
+	static const struct xlat mcl[] = {
+		XLAT(MCL_CURRENT), XLAT(MCL_FUTURE), XLAT(MCL_ONFAULT),
+		XLAT_END
+	};
+
+	dec_flags(c, mcl, A(0), "MCL_???");
+	return true;
+}
+
+static bool d_fallocate(struct dec_ctx *c)
+{
+	static const struct xlat modes[] = {
+		XLAT(FALLOC_FL_KEEP_SIZE), XLAT(FALLOC_FL_PUNCH_HOLE),
+		XLAT(FALLOC_FL_NO_HIDE_STALE), XLAT(FALLOC_FL_COLLAPSE_RANGE),
+		XLAT(FALLOC_FL_ZERO_RANGE), XLAT(FALLOC_FL_INSERT_RANGE),
+		XLAT(FALLOC_FL_UNSHARE_RANGE), XLAT_END
+	};
+
+	dec_fd(c, IA(0));
+	SEP();
+	dec_flags(c, modes, (unsigned)A(1), "FALLOC_FL_???");
+	SEP();
+	dec_printf(c, "%ld", (long)A(2));
+	SEP();
+	dec_printf(c, "%ld", (long)A(3));
+	return true;
+}
+
+static bool d_fsetxattr(struct dec_ctx *c)
+{
+	static const struct xlat xattr_flags[] = {
+		XLAT_PAIR(1, "XATTR_CREATE"), XLAT_PAIR(2, "XATTR_REPLACE"),
+		XLAT_END
+	};
+
+	dec_fd(c, IA(0));
+	SEP();
+	dec_cstr(c, A(1));
+	SEP();
+	dec_buf(c, A(2), A(3));
+	SEP();
+	dec_ulong(c, A(3));
+	SEP();
+	dec_flags(c, xattr_flags, (unsigned)A(4), "XATTR_???");
+	return true;
+}
+
+static bool d_process_madvise(struct dec_ctx *c)
+{
+	dec_fd(c, IA(0));
+	SEP();
+	dec_ptr(c, A(1));
+	SEP();
+	dec_ulong(c, A(2));
+	SEP();
+	dec_xval(c, xlat_madvise, (unsigned)A(3), "MADV_???");
+	SEP();
+	dec_hex(c, (unsigned)A(4));
+	return true;
+}
+
+static const struct xlat membarrier_cmds[] = {
+	XLAT(MEMBARRIER_CMD_GLOBAL), XLAT(MEMBARRIER_CMD_GLOBAL_EXPEDITED),
+	XLAT(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED),
+	XLAT(MEMBARRIER_CMD_PRIVATE_EXPEDITED),
+	XLAT(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED),
+	XLAT(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE),
+	XLAT(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE),
+	XLAT(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ),
+	XLAT(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ), XLAT_END
+};
+
+static bool d_membarrier(struct dec_ctx *c)
+{
+	if (c->exiting) {
+		struct sbuf tmp = { 0 }, *save = c->out;
+
+		if (dec_failed(c) || A(0) != MEMBARRIER_CMD_QUERY)
+			return true;
+		c->out = &tmp;
+		dec_flags(c, membarrier_cmds, (unsigned long)c->ret, NULL);
+		c->out = save;
+		dec_note(c, " (%s)", sb_str(&tmp));
+		sb_free(&tmp);
+		c->rval = RV_HEX;
+		return true;
+	}
+	if (A(0) == MEMBARRIER_CMD_QUERY)
+		dec_puts(c, "MEMBARRIER_CMD_QUERY");
+	else
+		dec_xval(c, membarrier_cmds, (unsigned)A(0),
+			 "MEMBARRIER_CMD_???");
+	SEP();
+	dec_hex(c, (unsigned)A(1));
+	if (A(1) & MEMBARRIER_CMD_FLAG_CPU) {
+		SEP();
+		dec_int(c, IA(2));
+	}
+	return A(0) != MEMBARRIER_CMD_QUERY;
+}
+
+static bool d_seccomp(struct dec_ctx *c)
+{
+	static const struct xlat ops[] = {
+		XLAT(SECCOMP_SET_MODE_STRICT), XLAT(SECCOMP_SET_MODE_FILTER),
+		XLAT(SECCOMP_GET_ACTION_AVAIL), XLAT(SECCOMP_GET_NOTIF_SIZES),
+		XLAT_END
+	};
+	static const struct xlat filter_flags[] = {
+		XLAT(SECCOMP_FILTER_FLAG_TSYNC), XLAT(SECCOMP_FILTER_FLAG_LOG),
+		XLAT(SECCOMP_FILTER_FLAG_SPEC_ALLOW),
+		XLAT(SECCOMP_FILTER_FLAG_NEW_LISTENER),
+		XLAT(SECCOMP_FILTER_FLAG_TSYNC_ESRCH), XLAT_END
+	};
+
+	dec_xval(c, ops, (unsigned)A(0), "SECCOMP_SET_MODE_???");
+	SEP();
+	if (A(0) == SECCOMP_SET_MODE_FILTER)
+		dec_flags(c, filter_flags, (unsigned)A(1),
+			  "SECCOMP_FILTER_FLAG_???");
+	else
+		dec_hex(c, (unsigned)A(1));
+	SEP();
+	dec_ptr(c, A(2));
+	return true;
+}
+
+static bool d_kcmp(struct dec_ctx *c)
+{
+	static const struct xlat types[] = {
+		XLAT_PAIR(0, "KCMP_FILE"), XLAT_PAIR(1, "KCMP_VM"),
+		XLAT_PAIR(2, "KCMP_FILES"), XLAT_PAIR(3, "KCMP_FS"),
+		XLAT_PAIR(4, "KCMP_SIGHAND"), XLAT_PAIR(5, "KCMP_IO"),
+		XLAT_PAIR(6, "KCMP_SYSVSEM"), XLAT_PAIR(7, "KCMP_EPOLL_TFD"),
+		XLAT_END
+	};
+	int i;
+
+	dec_int(c, IA(0));
+	SEP();
+	dec_int(c, IA(1));
+	SEP();
+	dec_xval(c, types, (unsigned)A(2), "KCMP_???");
+	for (i = 3; i < 5; i++) {
+		SEP();
+		dec_hex(c, A(i));
+	}
+	return true;
+}
+
 const struct decoder decoders_misc[] = {
 	{ "prctl", d_prctl }, { "capget", d_capget }, { "capset", d_capset },
 	{ "setgroups", d_setgroups }, { "getgroups", d_getgroups },
@@ -1049,5 +1312,16 @@ const struct decoder decoders_misc[] = {
 	{ "inotify_add_watch", d_inotify_add_watch },
 	{ "inotify_rm_watch", d_inotify_rm_watch },
 	{ "signalfd", d_signalfd }, { "signalfd4", d_signalfd },
+	{ "sched_get_priority_max", d_sched_policy },
+	{ "sched_get_priority_min", d_sched_policy },
+	{ "sched_getscheduler", d_sched_policy },
+	{ "sched_setscheduler", d_sched_setscheduler },
+	{ "sched_getparam", d_sched_param }, { "sched_setparam", d_sched_param },
+	{ "sched_rr_get_interval", d_sched_rr_get_interval },
+	{ "get_robust_list", d_get_robust_list }, { "mlockall", d_mlockall },
+	{ "fallocate", d_fallocate }, { "fsetxattr", d_fsetxattr },
+	{ "process_madvise", d_process_madvise },
+	{ "membarrier", d_membarrier }, { "seccomp", d_seccomp },
+	{ "kcmp", d_kcmp },
 	{ NULL, NULL }
 };
