@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <linux/netlink.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -2623,6 +2624,7 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 		struct sockaddr_un un;
 		struct sockaddr_in in;
 		struct sockaddr_in6 in6;
+		struct sockaddr_nl nl;
 		unsigned char raw[128];
 	} u;
 	const char *fam;
@@ -2683,7 +2685,14 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 			   u.in6.sin6_scope_id);
 		break;
 	}
-	default: {
+	case AF_NETLINK:
+		if ((size_t)len < sizeof(struct sockaddr_nl))
+			goto raw;
+		dec_printf(c, ", nl_pid=%u, nl_groups=%08x", u.nl.nl_pid,
+			   u.nl.nl_groups);
+		break;
+	default:
+	raw: {
 		long i;
 
 		dec_puts(c, ", sa_data=\"");
@@ -2715,6 +2724,8 @@ static bool d_socket(struct dec_ctx *c)
 	SEP();
 	if (A(0) == AF_INET || A(0) == AF_INET6)
 		dec_xval(c, xlat_inet_protos, A(2), "IPPROTO_???");
+	else if (A(0) == AF_NETLINK)
+		dec_xval(c, xlat_netlink_protos, A(2), "NETLINK_???");
 	else
 		dec_int(c, IA(2));
 	c->rval = RV_FD;
@@ -2958,6 +2969,7 @@ static const struct xlat *sockopt_names(unsigned long level)
 	case SOL_IPV6: return xlat_sol_ipv6;
 	case SOL_TCP: return xlat_sol_tcp;
 	case SOL_UDP: return xlat_sol_udp;
+	case SOL_NETLINK: return xlat_sol_netlink;
 	}
 	return NULL;
 }
@@ -2979,7 +2991,8 @@ static void put_sockopt_name(struct dec_ctx *c)
 			 (unsigned)A(1) == SOL_SOCKET ? "SO_???" :
 			 (unsigned)A(1) == SOL_IP ? "IP_???" :
 			 (unsigned)A(1) == SOL_IPV6 ? "IPV6_???" :
-			 (unsigned)A(1) == SOL_TCP ? "TCP_???" : "UDP_???");
+			 (unsigned)A(1) == SOL_TCP ? "TCP_???" :
+			 (unsigned)A(1) == SOL_UDP ? "UDP_???" : "NETLINK_???");
 	else
 		dec_uint(c, (unsigned)A(2));
 	SEP();

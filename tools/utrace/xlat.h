@@ -21,6 +21,6 @@ extern const struct xlat xlat_open_access[], xlat_at_flags[],
 	xlat_sigaltstack_flags[], xlat_itimers[], xlat_faccessat_flags[],
 	xlat_seals[], xlat_dn_flags[], xlat_fsmagic[], xlat_statfs_flags[],
 	xlat_sol_ip[], xlat_sol_ipv6[], xlat_sol_tcp[], xlat_sol_udp[],
-	xlat_unshare_flags[];
+	xlat_unshare_flags[], xlat_netlink_protos[], xlat_sol_netlink[];
 
 #endif
