@@ -69,3 +69,5 @@ check "clone, clone3 split across another process's lines" \
 check "-s 0: arrays too" decode-s0.out -s 0 -e trace=chdir,write,poll \
 	"$P" strs
 check "-s 2" decode-s2.out -s 2 -e trace=chdir,write,poll "$P" strs
+check "poll result cut where strace's buffer ends" decode-bigpoll.out -s 100 \
+	-e trace=chdir,poll,ppoll "$P" bigpoll

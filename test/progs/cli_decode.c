@@ -463,6 +463,21 @@ static void clones(void)
 	waitpid(r, NULL, 0);
 }
 
+/* A result longer than strace's 1024-byte buffer for it. */
+static void bigpoll(void)
+{
+	struct timespec ts = { 0, 0 };
+	struct pollfd pf[60];
+	int i;
+
+	for (i = 0; i < 60; i++) {
+		pf[i].fd = i % 3;
+		pf[i].events = POLLIN | POLLOUT;
+	}
+	poll(pf, 60, 0);
+	ppoll(pf, 60, &ts, NULL);
+}
+
 /* Strings and arrays, for -s. */
 static void strs(void)
 {
@@ -484,6 +499,7 @@ static const struct {
 	{ "statfs", statfss }, { "misc", simple }, { "prctl", prctls },
 	{ "sockopt", sockopts }, { "msg", msgs }, { "time", times_ },
 	{ "siginfo", siginfos }, { "clone", clones }, { "strs", strs },
+	{ "bigpoll", bigpoll },
 };
 
 int main(int argc, char **argv)

@@ -53,11 +53,11 @@ struct dec_ctx {
 	int nargs;
 	enum rval_fmt rval;
 	/*
-	 * Extra text after the return value, like " (flags O_RDONLY)".  As
-	 * large as strace's own buffer for poll() and select() results, which
-	 * it ends with "..." when full.
+	 * Extra text after the return value, like " (flags O_RDONLY)".  Holds
+	 * strace's own 1024-byte buffer for poll() and select() results
+	 * (which it ends with "..." when full) and the " (" ")" around it.
 	 */
-	char rval_extra[1024];
+	char rval_extra[1024 + 4];
 	/* Scratch kept from entry to exit. */
 	unsigned long long saved;
 };

@@ -1174,6 +1174,9 @@ static bool d_fstatfs(struct dec_ctx *c)
 
 /* -- Polling ---------------------------------------------------------------- */
 
+/* The size of strace's buffers for the poll() and select() results. */
+#define STRACE_BUF	1024
+
 /* Append to a bounded buffer; never moves p past end - 1. */
 static char *app(char *p, char *end, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -1236,8 +1239,9 @@ static void put_pollfds(struct dec_ctx *c, unsigned long addr,
 static void poll_result(struct dec_ctx *c, unsigned long addr,
 			unsigned long n, unsigned long ts)
 {
-	char *out = c->rval_extra, *end = out + sizeof(c->rval_extra);
-	char *p = out + 2, *start = p;
+	/* strace's buffer, after our " (" */
+	char *out = c->rval_extra, *start = out + 2, *end = start + STRACE_BUF;
+	char *p = start;
 	unsigned long i;
 	long printed = 0;
 
@@ -1250,34 +1254,34 @@ static void poll_result(struct dec_ctx *c, unsigned long addr,
 	if (!addr || !n)
 		return;
 	for (i = 0; i < n; i++) {
-		struct pollfd pf;
 		struct sbuf fl = { 0 }, *save = c->out;
+		struct pollfd pf;
+		char fd[32];
 
 		if (!dec_read(c, addr + i * sizeof(pf), &pf, sizeof(pf))) {
-			p = app(p, end, "%s%#lx",
-				      p == start ? "[" : ", ",
-				      addr + i * sizeof(pf));
+			p = app(p, end, "%s%#lx", p == start ? "[" : ", ",
+				addr + i * sizeof(pf));
 			break;
 		}
 		if (!pf.revents)
 			continue;
-		p = app(p, end, "%s",
-			      p == start ? "[" : ", ");
+		p = app(p, end, "%s", p == start ? "[" : ", ");
 		if (printed + 1 > c->strsize) {
 			p = app(p, end, "...");
 			break;
 		}
+		snprintf(fd, sizeof(fd), "{fd=%d, revents=", pf.fd);
 		c->out = &fl;
 		dec_flags(c, xlat_poll_events, (unsigned short)pf.revents,
 			  NULL);
 		c->out = save;
-		if (p + 24 + fl.len >= end - (2 + 16 + sizeof(", ], ..."))) {
+		if (p + strlen(fd) + fl.len + 1 >=
+		    end - (2 + 2 * sizeof(long) + sizeof(", ], ..."))) {
 			p = app(p, end, "...");
 			sb_free(&fl);
 			break;
 		}
-		p = app(p, end, "{fd=%d, revents=%s}",
-			      pf.fd, sb_str(&fl));
+		p = app(p, end, "%s%s}", fd, sb_str(&fl));
 		sb_free(&fl);
 		printed++;
 	}
@@ -1289,9 +1293,9 @@ static void poll_result(struct dec_ctx *c, unsigned long addr,
 		c->out = &tmp;
 		dec_timespec(c, ts);
 		c->out = save;
-		if (p + sizeof(", left ") + tmp.len < end - 1)
-			p = app(p, end, "%sleft %s",
-				      p == start ? "" : ", ", sb_str(&tmp));
+		if (p + sizeof(", left ") + tmp.len < end)
+			p = app(p, end, "%sleft %s", p == start ? "" : ", ",
+				sb_str(&tmp));
 		else
 			p = app(p, end, ", ...");
 		sb_free(&tmp);
@@ -1302,7 +1306,7 @@ static void poll_result(struct dec_ctx *c, unsigned long addr,
 	}
 	out[0] = ' ';
 	out[1] = '(';
-	app(p, end, ")");
+	snprintf(p, sizeof(c->rval_extra) - (size_t)(p - out), ")");
 }
 
 static bool d_poll(struct dec_ctx *c)
@@ -1366,8 +1370,9 @@ static void select_result(struct dec_ctx *c, int nfds, unsigned long *set,
 			  size_t size)
 {
 	static const char *const names[] = { "in", "out", "except" };
-	char *out = c->rval_extra, *end = out + sizeof(c->rval_extra);
-	char *p = out;
+	/* strace's buffer, after our " (" */
+	char *out = c->rval_extra, *start = out + 2, *end = start + STRACE_BUF;
+	char *p = start;
 	const char *sep = "";
 	int ready = (int)c->ret, i, j;
 
@@ -1375,7 +1380,6 @@ static void select_result(struct dec_ctx *c, int nfds, unsigned long *set,
 		dec_note(c, " (Timeout)");
 		return;
 	}
-	p = app(p, end, " (");
 	for (i = 0; i < 3 && ready > 0; i++) {
 		bool first = true;
 
@@ -1385,22 +1389,24 @@ static void select_result(struct dec_ctx *c, int nfds, unsigned long *set,
 			if (!(set[j / (8 * sizeof(long))] >>
 			      (j % (8 * sizeof(long))) & 1))
 				continue;
-			if (p < end - 24 && first)
-				p = app(p, end, "%s%s [%d",
-					      sep, names[i], j);
-			else if (p < end - 24)
-				p = app(p, end, " %d", j);
-			first = false;
-			sep = ", ";
+			if (p < end - (sizeof(", except [") + 3 * sizeof(int) +
+				       2)) {
+				if (first)
+					p = app(p, end, "%s%s [%d", sep,
+						names[i], j);
+				else
+					p = app(p, end, " %d", j);
+				first = false;
+				sep = ", ";
+			}
 			if (--ready == 0)
 				break;
 		}
 		/* strace closes a bracket here even after an empty set */
-		if (p != out + 2 && p < end - 1)
-			*p++ = ']';
+		if (p != start)
+			p = app(p, end + 1, "]");
 	}
-	*p = '\0';
-	if (A(4) && p < end - 64) {
+	if (A(4)) {
 		struct sbuf tmp = { 0 }, *save = c->out;
 
 		c->out = &tmp;
@@ -1409,15 +1415,13 @@ static void select_result(struct dec_ctx *c, int nfds, unsigned long *set,
 		else
 			dec_timespec(c, A(4));
 		c->out = save;
-		if ((size_t)(end - p) > tmp.len + 16)
-			p = app(p, end, "%sleft %s", sep,
-				      sb_str(&tmp));
+		if (p + sizeof("left ") + strlen(sep) + tmp.len < end)
+			p = app(p, end, "%sleft %s", sep, sb_str(&tmp));
 		sb_free(&tmp);
 	}
-	if (p == out + 2)
-		*out = '\0';
-	else
-		app(p, end, ")");
+	out[0] = ' ';
+	out[1] = '(';
+	snprintf(p, sizeof(c->rval_extra) - (size_t)(p - out), ")");
 }
 
 static bool d_select(struct dec_ctx *c)
@@ -2899,8 +2903,10 @@ static void put_msghdr(struct dec_ctx *c, unsigned long addr, long data_len,
 	dec_puts(c, ", msg_iov=");
 	dec_iov(c, (unsigned long)m.msg_iov, m.msg_iovlen, data_len);
 	dec_printf(c, ", msg_iovlen=%zu", m.msg_iovlen);
-	if (m.msg_controllen)
-		dec_printf(c, ", msg_control=%p", m.msg_control);
+	if (m.msg_controllen) {
+		dec_puts(c, ", msg_control=");
+		dec_ptr(c, (unsigned long)m.msg_control);
+	}
 	dec_printf(c, ", msg_controllen=%zu, msg_flags=", m.msg_controllen);
 	dec_flags(c, xlat_msg_flags, (unsigned)m.msg_flags, NULL);
 	dec_puts(c, "}");
