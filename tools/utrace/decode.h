@@ -107,7 +107,7 @@ void dec_bitset(struct dec_ctx *c, const unsigned long *bits, size_t nbits,
 /* Set the text after the return value (replaces what was there). */
 void dec_note(struct dec_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* print flags the way strace 6.1 does with no default: nothing for 0 */
+/* Flags as strace 6.1 prints them without a default: nothing for 0. */
 void dec_flags_nz(struct dec_ctx *c, const struct xlat *x,
 		  unsigned long long v);
 void dec_clock_t(struct sbuf *b, unsigned long long v);
