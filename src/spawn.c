@@ -68,8 +68,12 @@ static int executable(const char *path)
 	return access(path, X_OK) < 0 ? -errno : 0;
 }
 
-/* Find @file along PATH the way execvp does; 0 and the path in @out. */
-static int resolve(const char *file, char *const *envp, char *out, size_t len)
+/*
+ * Find @file along PATH the way execvp does; 0 and the path in @out.
+ * @chdir: the child changes directory before its execve.
+ */
+static int resolve(const char *file, char *const *envp, bool chdir,
+		   char *out, size_t len)
 {
 	const char *path = NULL;
 	int err = -ENOENT;
@@ -79,9 +83,10 @@ static int resolve(const char *file, char *const *envp, char *out, size_t len)
 
 		/*
 		 * Relative to the tracer's directory, where it was checked,
-		 * even when the child changes directory before execve.
+		 * even when the child changes directory before execve; as
+		 * given (execve shows it so) when it does not.
 		 */
-		if (file[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		if (file[0] == '/' || !chdir || !getcwd(cwd, sizeof(cwd)))
 			cwd[0] = 0;
 		if (snprintf(out, len, "%s%s%s", cwd, cwd[0] ? "/" : "",
 			     file) >= (int)len)
@@ -168,7 +173,7 @@ static int do_spawn(void *arg)
 	envp = o.envp ? o.envp : environ;
 	cwd = o.cwd;
 	kill_on_exit = o.flags & UTRACE_SPAWN_KILL_ON_EXIT;
-	err = resolve(a->argv[0], envp, path, sizeof(path));
+	err = resolve(a->argv[0], envp, cwd != NULL, path, sizeof(path));
 	if (err)
 		return err;
 	if (pipe2(sync, O_CLOEXEC) < 0)
