@@ -71,3 +71,5 @@ check "-s 0: arrays too" decode-s0.out -s 0 -e trace=chdir,write,poll \
 check "-s 2" decode-s2.out -s 2 -e trace=chdir,write,poll "$P" strs
 check "poll result cut where strace's buffer ends" decode-bigpoll.out -s 100 \
 	-e trace=chdir,poll,ppoll "$P" bigpoll
+check "umask, epoll_ctl DEL, 15-character names, interrupted sleeps" \
+	decode-fixes.out "$P" fixes

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -32,6 +33,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/time.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -490,6 +492,35 @@ static void strs(void)
 	poll(pf, 3, 0);
 }
 
+/* umask results, epoll_ctl DEL, 15-character names, interrupted sleeps. */
+static void fixes(void)
+{
+	struct itimerval it = { .it_value = { .tv_usec = 50000 } };
+	struct timespec ts = { 1, 0 }, rem;
+	struct epoll_event ev = { .events = EPOLLIN };
+	char name[16];
+	int ep;
+
+	umask(022);
+	umask(0);
+	umask(0777);
+	umask(022);
+	ep = epoll_create1(0);
+	epoll_ctl(ep, EPOLL_CTL_ADD, 0, &ev);
+	epoll_ctl(ep, EPOLL_CTL_DEL, 0, &ev);
+	close(ep);
+	prctl(PR_SET_NAME, "abcdefghijklmno");
+	prctl(PR_GET_NAME, name);
+	prctl(PR_SET_NAME, "abcdefghijklmn");
+	prctl(PR_GET_NAME, name);
+	signal(SIGALRM, handler);
+	setitimer(ITIMER_REAL, &it, NULL);
+	nanosleep(&ts, &rem);
+	setitimer(ITIMER_REAL, &it, NULL);
+	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &rem);
+	signal(SIGALRM, SIG_DFL);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -499,7 +530,7 @@ static const struct {
 	{ "statfs", statfss }, { "misc", simple }, { "prctl", prctls },
 	{ "sockopt", sockopts }, { "msg", msgs }, { "time", times_ },
 	{ "siginfo", siginfos }, { "clone", clones }, { "strs", strs },
-	{ "bigpoll", bigpoll },
+	{ "bigpoll", bigpoll }, { "fixes", fixes },
 };
 
 int main(int argc, char **argv)

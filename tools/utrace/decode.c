@@ -759,7 +759,7 @@ void decode_retval(struct dec_ctx *c, struct sbuf *b, bool injected)
 		sb_printf(b, "%#lx", (unsigned long)r);
 		break;
 	case RV_OCT:
-		sb_printf(b, "%#lo", (unsigned long)r);
+		sb_printf(b, "%#03lo", (unsigned long)r);
 		break;
 	case RV_UDEC:
 		sb_printf(b, "%lu", (unsigned long)r);

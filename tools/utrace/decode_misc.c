@@ -174,12 +174,19 @@ static bool d_prctl(struct dec_ctx *c)
 				dec_ptr(c, A(1));
 			} else {
 				char name[16];
+				size_t max = c->strsize < 15 ?
+					     (size_t)c->strsize : 15, len;
 
-				if (dec_read(c, A(1), name, sizeof(name)))
+				if (dec_read(c, A(1), name, sizeof(name))) {
+					/* -s cuts it, with "..." */
+					len = strnlen(name, sizeof(name));
 					dec_quoted(c->out,
 						   (unsigned char *)name,
-						   sizeof(name), true);
-				else
+						   len > max ? max : len,
+						   false);
+					if (len > max)
+						dec_puts(c, "...");
+				} else
 					dec_ptr(c, A(1));
 			}
 			break;
@@ -296,7 +303,11 @@ static bool d_prctl(struct dec_ctx *c)
 		len = strnlen(name, (size_t)got);
 		dec_quoted(c->out, (unsigned char *)name,
 			   len > max ? max : len, false);
-		if (len > max)
+		/*
+		 * strace 6.1 reads 15 bytes and then looks at a 16th it did
+		 * not read: a name of 15 characters gets "..." too.
+		 */
+		if (len > max || len >= 15)
 			dec_puts(c, "...");
 		return true;
 	}

@@ -1485,6 +1485,8 @@ static bool d_epoll_ctl(struct dec_ctx *c)
 	SEP();
 	if (!A(3))
 		dec_puts(c, "NULL");
+	else if (A(1) == EPOLL_CTL_DEL)	/* strace: only the address */
+		dec_ptr(c, A(3));
 	else if (dec_read(c, A(3), &ev, sizeof(ev)))
 		put_epoll_event(c, &ev);
 	else
@@ -2506,6 +2508,13 @@ static bool d_futex(struct dec_ctx *c)
 	return true;
 }
 
+/* strace's is_erestart(): the remaining time is only printed then. */
+static bool dec_erestart(const struct dec_ctx *c)
+{
+	return c->ret == -512 || c->ret == -513 || c->ret == -514 ||
+	       c->ret == -516;
+}
+
 static bool d_nanosleep(struct dec_ctx *c)
 {
 	if (!c->exiting) {
@@ -2513,7 +2522,7 @@ static bool d_nanosleep(struct dec_ctx *c)
 		SEP();
 		return false;
 	}
-	if (A(1) && c->ret == -4)
+	if (dec_erestart(c))
 		dec_timespec(c, A(1));
 	else
 		dec_ptr(c, A(1));
@@ -2534,7 +2543,7 @@ static bool d_clock_nanosleep(struct dec_ctx *c)
 		SEP();
 		return false;
 	}
-	if (A(3) && c->ret == -4)
+	if (!A(1) && dec_erestart(c))
 		dec_timespec(c, A(3));
 	else
 		dec_ptr(c, A(3));
