@@ -79,6 +79,15 @@ struct options {
 	pid_t attach[64];		/* -p */
 	int nattach;
 	char **argv;			/* command */
+	bool print_nr;			/* -n */
+	bool print_ip;			/* -i */
+	int columns;			/* -a (default 40) */
+	char **envp;			/* -E: NULL, the tracer's */
+	int intr;			/* -I: 1 anywhere .. 4 never_tstp */
+	int ts_digits;			/* -t precision: 0, 3, 6 or 9 */
+	int rel_digits;			/* -r precision */
+	int t_digits;			/* -T precision */
+	bool decode_pids;		/* -Y: pid<comm> in prefixes */
 };
 
 extern struct options opt;

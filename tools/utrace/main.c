@@ -360,6 +360,11 @@ static void setup_signals(void)
 	for (i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
 		if (fatal_sigs[i] != SIGPIPE || opt.intr_never)
 			sigaction(fatal_sigs[i], &sa, NULL);
+	/* -I 4 (never_tstp): ^Z does not stop utrace either. */
+	if (opt.intr >= 4) {
+		sa.sa_handler = SIG_IGN;
+		sigaction(SIGTSTP, &sa, NULL);
+	}
 }
 
 static void finish_outputs(void)
@@ -433,6 +438,7 @@ int main(int argc, char **argv)
 		return 1;
 
 	if (opt.argv) {
+		so.envp = opt.envp;
 		err = utrace_spawn(tracer, opt.argv, &so, &main_pid);
 		if (err) {
 			/* strace's words: its stat() or its child's exec. */

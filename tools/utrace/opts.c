@@ -552,8 +552,101 @@ static enum sort_by parse_sort(const char *s)
 
 enum {
 	OPT_JSON = 256, OPT_TIMELINE, OPT_INJECT, OPT_TRACE, OPT_SIGNAL,
-	OPT_STATUS, OPT_FF, OPT_QUIET, OPT_DECODE_FDS,
+	OPT_STATUS, OPT_FF, OPT_QUIET, OPT_DECODE_FDS, OPT_SECCOMP,
+	OPT_ABS_TS, OPT_REL_TS, OPT_SC_TIMES, OPT_DECODE_PIDS,
 };
+
+/* s, ms, us, ns: digits after the point; -1 if none of these. */
+static int precision_digits(const char *s)
+{
+	if (!strcmp(s, "s"))
+		return 0;
+	if (!strcmp(s, "ms"))
+		return 3;
+	if (!strcmp(s, "us"))
+		return 6;
+	if (!strcmp(s, "ns"))
+		return 9;
+	return -1;
+}
+
+static int ts_format = -1;	/* --timestamps format: 0 none, 1 time, 3 unix */
+static int ts_prec = -1;
+
+/* --timestamps=[format:]FORMAT,[precision:]PRECISION */
+static void parse_ts_arg(const char *arg)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const char *v = tok;
+		int what = 0;	/* 1 format, 2 precision */
+
+		if (!strncmp(tok, "format:", 7)) {
+			v = tok + 7;
+			what = 1;
+		} else if (!strncmp(tok, "precision:", 10)) {
+			v = tok + 10;
+			what = 2;
+		}
+		if (what != 2 && !strcmp(v, "none"))
+			ts_format = 0;
+		else if (what != 2 && !strcmp(v, "time"))
+			ts_format = 1;
+		else if (what != 2 && !strcmp(v, "unix"))
+			ts_format = 3;
+		else if (what != 1 && precision_digits(v) >= 0)
+			ts_prec = precision_digits(v);
+		else
+			die("invalid --timestamps argument: '%s'", arg);
+	}
+	free(copy);
+}
+
+/* -E VAR=VAL puts VAR=VAL in the command's environment; -E VAR removes. */
+static void env_edit(const char *arg)
+{
+	extern char **environ;
+	size_t n = 0, i, j, klen = strcspn(arg, "=");
+
+	if (!opt.envp) {
+		while (environ[n])
+			n++;
+		opt.envp = calloc(n + 1, sizeof(char *));
+		if (!opt.envp)
+			die_plain("out of memory");
+		for (i = 0; i < n; i++)
+			opt.envp[i] = environ[i];
+	}
+	for (i = j = 0; opt.envp[i]; i++)
+		if (strncmp(opt.envp[i], arg, klen) ||
+		    opt.envp[i][klen] != '=')
+			opt.envp[j++] = opt.envp[i];
+	opt.envp[j] = NULL;
+	if (arg[klen] == '=') {
+		char **p = realloc(opt.envp, (j + 2) * sizeof(char *));
+
+		if (!p)
+			die_plain("out of memory");
+		opt.envp = p;
+		opt.envp[j] = (char *)arg;
+		opt.envp[j + 1] = NULL;
+	}
+}
+
+static int parse_intr(const char *s)
+{
+	static const char *const names[] = {
+		NULL, "anywhere", "waiting", "never", "never_tstp",
+	};
+	int i;
+
+	for (i = 1; i <= 4; i++)
+		if (!strcmp(s, names[i]) || (s[0] == '0' + i && !s[1]))
+			return i;
+	die("invalid -I argument: '%s'", s);
+}
 
 int parse_options(int argc, char **argv)
 {
@@ -567,9 +660,17 @@ int parse_options(int argc, char **argv)
 		{ "inject", required_argument, NULL, OPT_INJECT },
 		{ "string-limit", required_argument, NULL, 's' },
 		{ "decode-fds", optional_argument, NULL, OPT_DECODE_FDS },
-		{ "syscall-times", no_argument, NULL, 'T' },
-		{ "timestamps", no_argument, NULL, 't' },
-		{ "relative-timestamps", no_argument, NULL, 'r' },
+		{ "syscall-times", optional_argument, NULL, OPT_SC_TIMES },
+		{ "timestamps", optional_argument, NULL, OPT_ABS_TS },
+		{ "absolute-timestamps", optional_argument, NULL, OPT_ABS_TS },
+		{ "relative-timestamps", optional_argument, NULL, OPT_REL_TS },
+		{ "syscall-number", no_argument, NULL, 'n' },
+		{ "instruction-pointer", no_argument, NULL, 'i' },
+		{ "columns", required_argument, NULL, 'a' },
+		{ "env", required_argument, NULL, 'E' },
+		{ "interruptible", required_argument, NULL, 'I' },
+		{ "seccomp-bpf", no_argument, NULL, OPT_SECCOMP },
+		{ "decode-pids", required_argument, NULL, OPT_DECODE_PIDS },
 		{ "summary-only", no_argument, NULL, 'c' },
 		{ "summary", no_argument, NULL, 'C' },
 		{ "summary-sort-by", required_argument, NULL, 'S' },
@@ -586,15 +687,17 @@ int parse_options(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, follow = 0, qflag = 0, yflag = 0, i;
+	int c, follow = 0, qflag = 0, yflag = 0, i, rel_prec = -1, t_prec = -1;
+	bool seccomp = false, abs_ts = false;
 
 	opt.strsize = 32;
+	opt.columns = 40;
 	opt.trace_all = true;
 	opt.status_mask = ST_ALL;
 	for (i = 1; i <= 64; i++)
 		opt.signal_set[i] = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:fo:e:s:yTtrcCS:wqZzp:Vh",
+	while ((c = getopt_long(argc, argv, "+:fo:e:s:yTtrcCS:wqZzp:niYa:E:I:Vh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': follow++; break;
@@ -616,8 +719,52 @@ int parse_options(int argc, char **argv)
 			parse_decode_fds(optarg ? optarg : "path");
 			break;
 		case 'T': opt.syscall_times = true; break;
+		case OPT_SC_TIMES:
+			opt.syscall_times = true;
+			if (optarg && (t_prec = precision_digits(optarg)) < 0)
+				die("invalid --syscall-times argument: '%s'",
+				    optarg);
+			break;
 		case 't': opt.timestamps++; break;
+		case OPT_ABS_TS:
+			abs_ts = true;
+			if (ts_format < 0)
+				ts_format = 1;
+			if (optarg)
+				parse_ts_arg(optarg);
+			break;
 		case 'r': opt.relative = true; break;
+		case OPT_REL_TS:
+			opt.relative = true;
+			if (optarg &&
+			    (rel_prec = precision_digits(optarg)) < 0)
+				die("invalid --relative-timestamps argument: "
+				    "'%s'", optarg);
+			break;
+		case 'n': opt.print_nr = true; break;
+		case 'i': opt.print_ip = true; break;
+		case 'a': {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || errno || v < 0 || v > 0x7fffffff)
+				die("invalid -a argument: '%s'", optarg);
+			opt.columns = (int)v;
+			break;
+		}
+		case 'E': env_edit(optarg); break;
+		case 'I': opt.intr = parse_intr(optarg); break;
+		case OPT_SECCOMP: seccomp = true; break;
+		case 'Y': opt.decode_pids = true; break;
+		case OPT_DECODE_PIDS:
+			if (!strcmp(optarg, "comm"))
+				opt.decode_pids = true;
+			else if (strcmp(optarg, "pidns") &&
+				 strcmp(optarg, "none"))
+				die_plain("invalid decode-pids '%s'", optarg);
+			break;
 		case 'c': opt.summary_only = true; break;
 		case 'C': opt.summary = true; break;
 		case 'S': opt.sort = parse_sort(optarg); break;
@@ -674,6 +821,20 @@ int parse_options(int argc, char **argv)
 		die("--json and -c/--summary-only are mutually exclusive");
 	if (opt.timestamps > 3)
 		opt.timestamps = 3;
+	if (opt.timestamps && abs_ts)
+		die("-t and --absolute-timestamps cannot be provided "
+		    "simultaneously");
+	opt.ts_digits = opt.timestamps >= 2 ? 6 : 0;
+	if (abs_ts) {
+		opt.timestamps = ts_format;
+		if (ts_prec >= 0)
+			opt.ts_digits = ts_prec;
+	}
+	opt.rel_digits = rel_prec >= 0 ? rel_prec : 6;
+	opt.t_digits = t_prec >= 0 ? t_prec : 6;
+	if (seccomp && !opt.follow)
+		fprintf(stderr, "utrace: --seccomp-bpf cannot be used without "
+			"-f/--follow-forks, disabling\n");
 	if (optind < argc)
 		opt.argv = argv + optind;
 	if (!opt.argv && !opt.nattach)
@@ -683,9 +844,13 @@ int parse_options(int argc, char **argv)
 	 * and makes SIGINT, SIGQUIT, SIGTERM, SIGHUP and SIGPIPE harmless.
 	 */
 	if (opt.outfile && opt.argv) {
-		opt.intr_never = true;
+		if (!opt.intr)
+			opt.intr = 3;
 		if (!qflag && !quiet_set)
 			opt.quiet = Q_ATTACH | Q_PERSONALITY;
 	}
+	if (!opt.intr)
+		opt.intr = 2;
+	opt.intr_never = opt.intr >= 3;
 	return 0;
 }

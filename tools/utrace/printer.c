@@ -40,12 +40,16 @@ struct pthr {
 	struct dec_ctx dc;
 	struct sbuf prefix;	/* leader printed at entry (staged lines) */
 	double t_entry;
-	struct timeval tv_entry;
+	struct timespec tv_entry;
 	int stop_sig;
+	long lead_nr;		/* -n: the syscall of the line */
+	uint64_t lead_ip;	/* -i */
+	bool ip_known;
+	char comm[64];		/* -Y: last seen /proc/TID/comm */
 };
 
 static struct outf main_out;
-static struct timeval last_tv;
+static struct timespec last_tv;
 static int live;
 static struct pthr *threads;
 static pid_t pipe_pid;		/* -o '|cmd': the command's shell */
@@ -176,38 +180,101 @@ static bool staged_mode(void)
 	return opt.status_mask != ST_ALL;
 }
 
-/* Thread-id prefix and timestamps, as strace's printleader. */
-static void leader(struct pthr *t, struct sbuf *b, const struct timeval *tv)
+/* "1234" or, with -Y, "1234<comm>". */
+static void refresh_comm(struct pthr *t)
+{
+	pid_t tid = t->tid;
+	char path[64], comm[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			memcpy(t->comm, comm, sizeof(t->comm));
+		}
+		fclose(f);
+	}
+}
+
+static void put_pid(struct sbuf *b, struct pthr *t, bool wide)
+{
+	if (!opt.decode_pids) {
+		sb_printf(b, wide ? "%5d" : "%d", t->tid);
+		return;
+	}
+	refresh_comm(t);
+	sb_printf(b, "%d<%s>", t->tid, t->comm);
+}
+
+static const long p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+			      10000000, 100000000, 1000000000 };
+
+/*
+ * Thread-id prefix, timestamps, -n and -i, as strace's printleader.  The
+ * number and address are the thread's last syscall's, or its registers'
+ * at a signal; an address not known prints as question marks.
+ */
+static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 {
 	if (opt.outfile && !opt.follow_separately &&
-	    (opt.follow || opt.nattach > 1))
-		sb_printf(b, "%-5d ", t->tid);
-	else if (live > 1 && !opt.outfile)
-		sb_printf(b, "[pid %5d] ", t->tid);
+	    (opt.follow || opt.nattach > 1)) {
+		size_t l = b->len;
+
+		put_pid(b, t, false);
+		if (b->len - l < 5)
+			sb_printf(b, "%*s", (int)(5 - (b->len - l)), "");
+		sb_putc(b, ' ');
+	} else if (live > 1 && !opt.outfile) {
+		sb_puts(b, "[pid ");
+		put_pid(b, t, true);
+		sb_puts(b, "] ");
+	}
 	if (opt.timestamps) {
+		int d = opt.ts_digits;
+		long frac = tv->tv_nsec / p10[9 - d];
+
 		if (opt.timestamps >= 3) {
-			sb_printf(b, "%ld.%06ld ", (long)tv->tv_sec,
-				  (long)tv->tv_usec);
+			sb_printf(b, "%ld", (long)tv->tv_sec);
 		} else {
 			struct tm tm;
 			char s[32];
 
 			localtime_r(&tv->tv_sec, &tm);
 			strftime(s, sizeof(s), "%T", &tm);
-			if (opt.timestamps == 2)
-				sb_printf(b, "%s.%06ld ", s, (long)tv->tv_usec);
-			else
-				sb_printf(b, "%s ", s);
+			sb_puts(b, s);
 		}
+		if (d)
+			sb_printf(b, ".%0*ld", d, frac);
+		sb_putc(b, ' ');
 	}
 	if (opt.relative) {
-		struct timeval d;
+		struct timespec d;
+		int n = opt.rel_digits;
 
-		if (!last_tv.tv_sec && !last_tv.tv_usec)
+		if (!last_tv.tv_sec && !last_tv.tv_nsec)
 			last_tv = *tv;
-		timersub(tv, &last_tv, &d);
-		sb_printf(b, "%6ld.%06ld ", (long)d.tv_sec, (long)d.tv_usec);
+		d.tv_sec = tv->tv_sec - last_tv.tv_sec;
+		d.tv_nsec = tv->tv_nsec - last_tv.tv_nsec;
+		if (d.tv_nsec < 0) {
+			d.tv_sec--;
+			d.tv_nsec += 1000000000;
+		}
+		sb_printf(b, "%6ld", (long)d.tv_sec);
+		if (n)
+			sb_printf(b, ".%0*ld", n, d.tv_nsec / p10[9 - n]);
+		sb_putc(b, ' ');
 		last_tv = *tv;
+	}
+	if (opt.print_nr)
+		sb_printf(b, "[%4ld] ", t->lead_nr);
+	if (opt.print_ip) {
+		if (t->ip_known)
+			sb_printf(b, "[%016llx] ",
+				  (unsigned long long)t->lead_ip);
+		else
+			sb_puts(b, "[????????????????] ");
 	}
 }
 
@@ -243,8 +310,8 @@ static void line_ended(struct outf *o)
 
 static void pad_equals(struct outf *o, size_t col)
 {
-	if (col < 40)
-		fprintf(o->f, "%*s", (int)(40 - col), "");
+	if (col < (size_t)opt.columns)
+		fprintf(o->f, "%*s", (int)(opt.columns - col), "");
 	else
 		fputc(' ', o->f);
 	fputs("= ", o->f);
@@ -284,6 +351,9 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	if (utrace_syscall_get(e, &sc) < 0)
 		return keep(action);
 	name = sys_name(sc.nr);
+	t->lead_nr = sc.nr;
+	t->lead_ip = sc.ip;
+	t->ip_known = true;
 	sb_reset(&t->line);
 	memset(&t->dc, 0, sizeof(t->dc));
 	t->dc.tid = t->tid;
@@ -305,7 +375,7 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	t->in_syscall = true;
 	t->unfinished = false;
 	t->t_entry = now_mono();
-	gettimeofday(&t->tv_entry, NULL);
+	clock_gettime(CLOCK_REALTIME, &t->tv_entry);
 	t->staged = staged_mode() || opt.json;
 	if (t->staged) {
 		sb_reset(&t->prefix);
@@ -394,10 +464,15 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 
 	if (utrace_syscall_get(e, &sc) < 0)
 		return keep(action);
+	if (opt.decode_pids)
+		refresh_comm(t);	/* a successful execve renames */
 	if (!t->in_syscall) {
 		/* Attached in the middle of a syscall: no entry was seen. */
 		const char *name = sys_name(sc.nr);
 
+		t->lead_nr = sc.nr;
+		t->lead_ip = sc.ip;
+		t->ip_known = true;
 		sb_reset(&t->line);
 		memset(&t->dc, 0, sizeof(t->dc));
 		t->dc.tid = t->tid;
@@ -408,7 +483,7 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 		t->unfinished = true;
 		t->staged = staged_mode() || opt.json;
 		sb_reset(&t->prefix);
-		gettimeofday(&t->tv_entry, NULL);
+		clock_gettime(CLOCK_REALTIME, &t->tv_entry);
 		t->t_entry = now_mono();
 		leader(t, &t->prefix, &t->tv_entry);
 		sb_printf(&t->prefix, "<... %s resumed>",
@@ -445,7 +520,7 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 
 		take_line(o, t);
 		leader(t, &lead, &t->tv_entry);
-		gettimeofday(&t->tv_entry, NULL);
+		clock_gettime(CLOCK_REALTIME, &t->tv_entry);
 		sb_printf(&lead, "<... %s resumed>", name ? name : "syscall");
 		out_write(o, lead.p, lead.len);
 		t->col = lead.len;
@@ -460,8 +535,16 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	decode_retval(&t->dc, &tail, was_injected(t->tid));
 	if (delayed)
 		sb_puts(&tail, " (DELAYED)");
-	if (opt.syscall_times)
-		sb_printf(&tail, " <%.6f>", dur);
+	if (opt.syscall_times) {
+		int n = opt.t_digits;
+		long sec = (long)dur;
+		long frac = (long)((dur - sec) * 1e9) / p10[9 - n];
+
+		if (n)
+			sb_printf(&tail, " <%ld.%0*ld>", sec, n, frac);
+		else
+			sb_printf(&tail, " <%ld>", sec);
+	}
 	sb_putc(&tail, '\n');
 	out_write(o, tail.p, tail.len);
 	sb_free(&tail);
@@ -492,10 +575,10 @@ static void finish_unreturned(struct pthr *t)
 	} else if (o->open != t) {
 		struct sbuf lead = { 0 };
 		const char *name = sys_name(t->dc.nr);
-		struct timeval tv;
+		struct timespec tv;
 
 		take_line(o, t);
-		gettimeofday(&tv, NULL);
+		clock_gettime(CLOCK_REALTIME, &tv);
 		leader(t, &lead, &tv);
 		sb_printf(&lead, "<... %s resumed>", name ? name : "syscall");
 		out_write(o, lead.p, lead.len);
@@ -512,10 +595,10 @@ static void finish_unreturned(struct pthr *t)
 static void event_line(struct pthr *t, const char *text)
 {
 	struct sbuf lead = { 0 };
-	struct timeval tv;
+	struct timespec tv;
 
 	take_line(t->out, t);
-	gettimeofday(&tv, NULL);
+	clock_gettime(CLOCK_REALTIME, &tv);
 	leader(t, &lead, &tv);
 	sb_puts(&lead, text);
 	sb_putc(&lead, '\n');
@@ -537,6 +620,15 @@ static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
 		return keep(action);
 	if (sa == UTRACE_SIGNAL_STOP || sa == UTRACE_SIGNAL_TSTP)
 		t->stop_sig = info->si_signo;
+	if (opt.print_nr || opt.print_ip) {
+		struct user_regs_struct regs;
+
+		if (utrace_regs_get(e, &regs) == 0) {
+			t->lead_nr = (long)regs.orig_rax;
+			t->lead_ip = regs.rip;
+			t->ip_known = true;
+		}
+	}
 	if (opt.json) {
 		json_begin(&b, t, "signal");
 		sb_printf(&b, ",\"signal\":\"%s\",\"siginfo\":",
@@ -598,6 +690,7 @@ static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
 	char buf[96];
 
 	finish_unreturned(t);
+	t->ip_known = false;	/* strace: [????????????????] */
 	if ((opt.quiet & Q_EXIT) || superseded(t, group_dead))
 		return UTRACE_RESUME;
 	if (opt.json) {
