@@ -73,3 +73,7 @@ check "poll result cut where strace's buffer ends" decode-bigpoll.out -s 100 \
 	-e trace=chdir,poll,ppoll "$P" bigpoll
 check "umask, epoll_ctl DEL, 15-character names, interrupted sleeps" \
 	decode-fixes.out "$P" fixes
+check "%desc: no close_range" decode-classes.out -e trace=%desc,chdir \
+	"$P" classes
+check "%signal: io_uring_enter" decode-classes.out -e trace=%signal,chdir \
+	"$P" classes

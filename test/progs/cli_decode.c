@@ -521,6 +521,14 @@ static void fixes(void)
 	signal(SIGALRM, SIG_DFL);
 }
 
+/* Members of strace 6.1's classes that its documentation does not suggest. */
+static void classes(void)
+{
+	syscall(SYS_close_range, ~0U, 0U, 0U);
+	syscall(SYS_io_uring_enter, -1, 0, 0, 0, NULL, 0);
+	syscall(SYS_getpid);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -531,6 +539,7 @@ static const struct {
 	{ "sockopt", sockopts }, { "msg", msgs }, { "time", times_ },
 	{ "siginfo", siginfos }, { "clone", clones }, { "strs", strs },
 	{ "bigpoll", bigpoll }, { "fixes", fixes },
+	{ "classes", classes },
 };
 
 int main(int argc, char **argv)
