@@ -293,3 +293,44 @@ bad "-q with --quiet=" -q --quiet=exit true
 bad "invalid quiet" --quiet=bogus true
 bad "--inject when=0" --inject=getpid:error=EPERM:when=0 true
 bad "--inject when=3..2" --inject=getpid:error=EPERM:when=3..2 true
+
+# strace's prefixes and columns: -n, -i, -a, -Y; -E; the timestamp forms.
+"$U" -o log -n -i -e trace=getpid,kill sh -c 'kill -USR1 $$'
+t "-n -i: [  39] [0000...] getpid()" \
+	'grep -Eq "^\[  39\] \[[0-9a-f]{16}\] getpid\(\) += [0-9]+$" log'
+t "-n -i: signal line has the kill's number and an address" \
+	'grep -Eq "^\[  62\] \[[0-9a-f]{16}\] --- SIGUSR1 " log'
+t "-n -i: exit line [????????????????]" \
+	'grep -Eq "^\[  62\] \[\?{16}\] \+\+\+ killed by SIGUSR1 \+\+\+$" log'
+"$U" -o log --syscall-number --instruction-pointer -e trace=getpid sh -c :
+t "--syscall-number --instruction-pointer" 'grep -Eq "^\[  39\] \[[0-9a-f]{16}\] getpid" log'
+"$U" -o log -a 20 -e trace=getpid sh -c :
+t "-a 20" 'grep -Eq "^getpid\(\) {12}= [0-9]+$" log'
+"$U" -o log --columns=0 -e trace=getpid sh -c :
+t "--columns=0" 'grep -Eq "^getpid\(\) = [0-9]+$" log'
+bad "bad -a" -a x true
+"$U" -o log -Y -f -e trace=execve sh -c 'exec true'
+t "-Y: pid<comm> prefixes follow execve" \
+	'grep -Eq "^[0-9]+<utrace> +execve\(\"[^\"]*sh\"" log && grep -Eq "^[0-9]+<true> +\+\+\+ exited with 0 \+\+\+$" log'
+FOO=1 BAR=2 "$U" -o log -E FOO -E BAZ=3 --env=BAR=4 sh -c 'echo "[$FOO][$BAR][$BAZ]"' >out
+t "-E VAR removes, -E VAR=VAL sets" 'grep -qx "\[\]\[4\]\[3\]" out'
+"$U" -o log -I 1 sh -c : && "$U" -o log --interruptible=never_tstp sh -c :
+t "-I 1, --interruptible=never_tstp" '[ $? -eq 0 ]'
+bad "bad -I" -I 5 true
+"$U" --seccomp-bpf -o log -e trace=getpid sh -c : 2>err
+t "--seccomp-bpf without -f warns as strace" \
+	'grep -qx "utrace: --seccomp-bpf cannot be used without -f/--follow-forks, disabling" err'
+"$U" --seccomp-bpf -f -o log -e trace=getpid sh -c : 2>err
+t "--seccomp-bpf -f is silent" '[ ! -s err ]'
+"$U" -o log --timestamps=format:unix,precision:ms -e trace=getpid sh -c :
+t "--timestamps=format:unix,precision:ms" 'grep -Eq "^[0-9]{10}\.[0-9]{3} getpid" log'
+"$U" -o log --absolute-timestamps=precision:ns -e trace=getpid sh -c :
+t "--absolute-timestamps=precision:ns" 'grep -Eq "^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9} getpid" log'
+"$U" -o log --relative-timestamps=ms --syscall-times=ns -e trace=getpid sh -c :
+t "--relative-timestamps=ms --syscall-times=ns" \
+	'grep -Eq "^ +[0-9]+\.[0-9]{3} getpid\(\) += [0-9]+ <[0-9]+\.[0-9]{9}>$" log'
+bad "-t with --absolute-timestamps" -t --absolute-timestamps true
+bad "bad --timestamps" --timestamps=bogus true
+"$U" -h >out 2>&1
+t "-h lists the strace options added" \
+	'for o in -n -i -a -E -I -Y --syscall-number --instruction-pointer --columns --env --interruptible --seccomp-bpf --absolute-timestamps --decode-pids; do grep -q -- "$o" out || exit 1; done'
