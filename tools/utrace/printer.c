@@ -684,6 +684,23 @@ static bool superseded(const struct pthr *t, bool group_dead)
 	return t->tid == t->tgid && !group_dead;
 }
 
+/*
+ * -n: strace stops at every syscall, so its exit line carries the exit or
+ * exit_group the thread made (or the syscall a signal killed it in);
+ * the seccomp filter hides those, but the registers at the exit stop
+ * still hold the number.
+ */
+static uint32_t p_exit_ev(uint32_t action, struct utrace_engine *e, int status)
+{
+	struct pthr *t = utrace_engine_data(e);
+	struct user_regs_struct regs;
+
+	(void)status;
+	if (utrace_regs_get(e, &regs) == 0)
+		t->lead_nr = (long)regs.orig_rax;
+	return keep(action);
+}
+
 static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
 {
 	struct pthr *t = utrace_engine_data(e);
@@ -812,6 +829,7 @@ static const struct utrace_engine_ops printer_ops = {
 	.report_signal = p_signal,
 	.report_jctl = p_jctl,
 	.report_exec = p_exec,
+	.report_exit = p_exit_ev,
 	.report_death = p_death,
 	.report_reap = p_reap,
 	.release = p_release,
@@ -859,7 +877,8 @@ int printer_attach(pid_t tid)
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
 				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(JCTL) |
 				UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
-				UTRACE_EVENT(REAP));
+				UTRACE_EVENT(REAP) |
+				(opt.print_nr ? UTRACE_EVENT(EXIT) : 0));
 	utrace_engine_put(e);
 	return err;
 }
