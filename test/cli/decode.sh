@@ -77,3 +77,5 @@ check "%desc: no close_range" decode-classes.out -e trace=%desc,chdir \
 	"$P" classes
 check "%signal: io_uring_enter" decode-classes.out -e trace=%signal,chdir \
 	"$P" classes
+check "--inject signal=: si_code SI_KERNEL only" decode-inject.out \
+	-e trace=chdir --inject=chdir:signal=SIGUSR2:when=2 "$P" inject

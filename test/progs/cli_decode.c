@@ -529,6 +529,14 @@ static void classes(void)
 	syscall(SYS_getpid);
 }
 
+/* For --inject=chdir:signal=SIGUSR2:when=2 (the marker is the first). */
+static void injects(void)
+{
+	signal(SIGUSR2, handler);
+	chdir("/inject");
+	signal(SIGUSR2, SIG_DFL);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -539,7 +547,7 @@ static const struct {
 	{ "sockopt", sockopts }, { "msg", msgs }, { "time", times_ },
 	{ "siginfo", siginfos }, { "clone", clones }, { "strs", strs },
 	{ "bigpoll", bigpoll }, { "fixes", fixes },
-	{ "classes", classes },
+	{ "classes", classes }, { "inject", injects },
 };
 
 int main(int argc, char **argv)

@@ -2,7 +2,9 @@
 /*
  * The injector engine behind --inject.  error= and retval= abort the
  * syscall at entry (UTRACE_SYSCALL_ABORT) and set its return value;
- * signal= sends the signal to the thread after the syscall; delay_enter=
+ * signal= injects the signal after the syscall (a report pass asked for with
+ * UTRACE_INTERRUPT fills its siginfo as the kernel's send_sig() from a
+ * ptrace restart does, like strace: si_code SI_KERNEL); delay_enter=
  * and delay_exit= hold the thread with UTRACE_STOP and a timer resumes it
  * with utrace_control from the main loop (callbacks never block).
  */
@@ -20,6 +22,7 @@ struct ithr {
 	unsigned count[MAX_INJECT][NR_MAX];
 	int active;		/* rule firing for the current syscall, or -1 */
 	long nr;
+	int sig;		/* signal= to inject at the next report pass */
 };
 
 struct timer {
@@ -79,7 +82,10 @@ void inject_run_timers(void)
 			i++;
 			continue;
 		}
-		utrace_control(timers[i].e, UTRACE_RESUME);
+		struct ithr *t = utrace_engine_data(timers[i].e);
+
+		utrace_control(timers[i].e,
+			       t && t->sig ? UTRACE_INTERRUPT : UTRACE_RESUME);
 		utrace_engine_put(timers[i].e);
 		timers[i] = timers[--ntimers];
 	}
@@ -135,13 +141,33 @@ static uint32_t i_exit(uint32_t action, struct utrace_engine *e)
 	if (r->error || r->has_retval)
 		utrace_syscall_set_return(e, r->error ? -r->error : r->retval);
 	if (r->signal)
-		syscall(SYS_tgkill, tgid_of(t->tid), t->tid, r->signal);
+		t->sig = r->signal;
 	if (r->delay_exit_us) {
 		hold(e, r->delay_exit_us);
 		mark_delayed(t->tid);
 		return UTRACE_STOP;
 	}
-	return UTRACE_RESUME;
+	return r->signal ? UTRACE_INTERRUPT : UTRACE_RESUME;
+}
+
+/*
+ * The report pass UTRACE_INTERRUPT asked for: fill in the signal and deliver
+ * it, held, so that it is reported (printed) when it arrives, with exactly
+ * this siginfo.  Other signals pass unchanged.
+ */
+static uint32_t i_signal(uint32_t action, struct utrace_engine *e,
+			 siginfo_t *info)
+{
+	struct ithr *t = utrace_engine_data(e);
+
+	if (!t->sig || utrace_signal_action(action) != UTRACE_SIGNAL_REPORT ||
+	    info->si_signo)
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+	memset(info, 0, sizeof(*info));
+	info->si_signo = t->sig;
+	info->si_code = SI_KERNEL;
+	t->sig = 0;
+	return UTRACE_RESUME | UTRACE_SIGNAL_DELIVER | UTRACE_SIGNAL_HOLD;
 }
 
 /* A non-leader thread executed: signal= must go to its new id. */
@@ -157,6 +183,7 @@ static uint32_t i_exec(uint32_t action, struct utrace_engine *e,
 static const struct utrace_engine_ops inject_ops = {
 	.report_syscall_entry = i_entry,
 	.report_syscall_exit = i_exit,
+	.report_signal = i_signal,
 	.report_exec = i_exec,
 	.release = free,
 };
@@ -188,7 +215,8 @@ int inject_attach(pid_t tid)
 			}
 	utrace_set_syscalls(e, nrs, n);
 	free(nrs);
-	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL | UTRACE_EVENT(EXEC));
+	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL | UTRACE_EVENT(EXEC) |
+				   UTRACE_EVENT(QUIESCE));
 	utrace_engine_put(e);
 	return err;
 }
