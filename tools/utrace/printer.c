@@ -537,8 +537,9 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 		sb_puts(&tail, " (DELAYED)");
 	if (opt.syscall_times) {
 		int n = opt.t_digits;
-		long sec = (long)dur;
-		long frac = (long)((dur - sec) * 1e9) / p10[9 - n];
+		long long ns = (long long)(dur * 1e9 + 0.5);
+		long sec = (long)(ns / 1000000000);
+		long frac = (long)(ns % 1000000000) / p10[9 - n];
 
 		if (n)
 			sb_printf(&tail, " <%ld.%0*ld>", sec, n, frac);
