@@ -334,3 +334,9 @@ bad "bad --timestamps" --timestamps=bogus true
 "$U" -h >out 2>&1
 t "-h lists the strace options added" \
 	'for o in -n -i -a -E -I -Y --syscall-number --instruction-pointer --columns --env --interruptible --seccomp-bpf --absolute-timestamps --decode-pids; do grep -q -- "$o" out || exit 1; done'
+"$U" -I 3 -e trace=none sleep 1 2>/dev/null &
+up=$!; sleep 0.3; kill -INT $up; wait $up
+t "-I 3: SIGINT to utrace is ignored" '[ $? -eq 0 ]'
+"$U" -I 1 -o log sleep 1 &
+up=$!; sleep 0.3; kill -INT $up; wait $up
+t "-I 1 beats -o FILE PROG's never: SIGINT ends utrace" '[ $? -eq 130 ]'
