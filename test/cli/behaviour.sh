@@ -22,6 +22,11 @@ t "exit status is the tracee's" '[ $? -eq 7 ]'
 rc=$?
 t "killed tracee: utrace dies of the same signal" '[ $rc -eq 137 ]'
 t "+++ killed by SIGKILL +++" 'grep -q "^+++ killed by SIGKILL +++$" log'
+"$U" -qq -o log sh -c 'kill -9 $$'
+t "-qq keeps +++ killed by +++ (it hides exits only)" \
+	'tail -1 log | grep -q "^+++ killed by SIGKILL +++$"'
+"$U" -qq -e signal=none -o log sh -c 'kill -9 $$'
+t "-e signal=none hides it" '! grep -q "killed by" log'
 
 "$U" -o log "$P"
 t "+++ exited with 3 +++ and exit_group = ?" \

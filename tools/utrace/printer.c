@@ -709,7 +709,14 @@ static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
 
 	finish_unreturned(t);
 	t->ip_known = false;	/* strace: [????????????????] */
-	if ((opt.quiet & Q_EXIT) || superseded(t, group_dead))
+	if (superseded(t, group_dead))
+		return UTRACE_RESUME;
+	/*
+	 * As strace: -qq hides exits, not deaths by a signal; those follow
+	 * -e signal= instead.
+	 */
+	if (WIFSIGNALED(status) ? !opt.signal_set[WTERMSIG(status)] :
+				  (opt.quiet & Q_EXIT))
 		return UTRACE_RESUME;
 	if (opt.json) {
 		struct sbuf b = { 0 };
