@@ -258,21 +258,44 @@ void dec_dirfd(struct dec_ctx *c, int fd)
 	}
 }
 
+int dec_hexstr = DEC_HEX_NONE;
+
 /*
  * strace's quoting: printable ASCII as is, the usual C escapes, and octal
- * for the rest (three digits when the next character is a digit).
+ * for the rest (three digits when the next character is an octal digit).
+ * As strace 6.1's string_quote(), -x hex-quotes the whole string when a
+ * byte other than printable ASCII and \t\n\v\f\r is in it (up to a NUL that
+ * ends it), -xx always; --strings-in-hex=non-ascii-chars writes \xNN
+ * instead of octal for the bytes that are not printed as they are.
  */
 void dec_quoted(struct sbuf *b, const unsigned char *s, size_t n,
 		bool stop_at_nul)
 {
+	bool hex = dec_hexstr == DEC_HEX_ALL;
 	size_t i;
 
+	if (dec_hexstr == DEC_HEX_NON_ASCII) {
+		for (i = 0; i < n; i++) {
+			unsigned char ch = s[i];
+
+			if (stop_at_nul && !ch)
+				break;
+			if (ch > 0x7e || (ch < ' ' && (ch < 9 || ch > 13))) {
+				hex = true;
+				break;
+			}
+		}
+	}
 	sb_putc(b, '"');
 	for (i = 0; i < n; i++) {
 		unsigned char ch = s[i];
 
 		if (stop_at_nul && !ch)
 			break;
+		if (hex) {
+			sb_printf(b, "\\x%02x", ch);
+			continue;
+		}
 		switch (ch) {
 		case '"': sb_puts(b, "\\\""); continue;
 		case '\\': sb_puts(b, "\\\\"); continue;
@@ -284,6 +307,8 @@ void dec_quoted(struct sbuf *b, const unsigned char *s, size_t n,
 		}
 		if (ch >= ' ' && ch < 0x7f) {
 			sb_putc(b, (char)ch);
+		} else if (dec_hexstr == DEC_HEX_NON_ASCII_CHARS) {
+			sb_printf(b, "\\x%02x", ch);
 		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7') {
 			sb_printf(b, "\\%03o", ch);
 		} else {

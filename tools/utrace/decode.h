@@ -117,6 +117,14 @@ void dec_sigmask_val(struct sbuf *b, const uint64_t *mask, int nwords);
 void dec_mode(struct dec_ctx *c, unsigned mode);
 void dec_quoted(struct sbuf *b, const unsigned char *s, size_t n,
 		bool stop_at_nul);
+/* -x, -xx, --strings-in-hex: how dec_quoted() writes strings. */
+enum {
+	DEC_HEX_NONE,
+	DEC_HEX_NON_ASCII_CHARS,	/* \xNN for what would be octal */
+	DEC_HEX_NON_ASCII,		/* -x */
+	DEC_HEX_ALL,			/* -xx */
+};
+extern int dec_hexstr;
 const char *signame(int sig);
 const char *xlat_name(const struct xlat *x, unsigned long long v);
 void format_siginfo(struct sbuf *b, const siginfo_t *si);

@@ -674,9 +674,39 @@ static int parse_intr(const char *s)
 	die("invalid -I argument: '%s'", s);
 }
 
+/* -x, -xx, --strings-in-hex[=WHICH]: dec_hexstr, for decode.c's quoting. */
+#define OPT_STRINGS_IN_HEX 0x7800
+
+static void parse_hexstr(int c, const char *arg)
+{
+	static int xs;
+	static bool long_seen;
+
+	if (c == 'x' ? long_seen : xs > 0)
+		die_plain("-x and --strings-in-hex cannot be provided "
+			  "simultaneously");
+	if (c == 'x') {
+		dec_hexstr = ++xs > 1 ? DEC_HEX_ALL : DEC_HEX_NON_ASCII;
+		return;
+	}
+	long_seen = true;
+	if (!arg || !strcmp(arg, "all"))
+		dec_hexstr = DEC_HEX_ALL;
+	else if (!strcmp(arg, "non-ascii"))
+		dec_hexstr = DEC_HEX_NON_ASCII;
+	else if (!strcmp(arg, "non-ascii-chars"))
+		dec_hexstr = DEC_HEX_NON_ASCII_CHARS;
+	else if (!strcmp(arg, "none"))
+		dec_hexstr = DEC_HEX_NONE;
+	else
+		die("invalid --strings-in-hex argument: '%s'", arg);
+}
+
 int parse_options(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "strings-in-hex", optional_argument, NULL,
+		  OPT_STRINGS_IN_HEX },
 		{ "follow-forks", no_argument, NULL, 'f' },
 		{ "output-separately", no_argument, NULL, OPT_FF },
 		{ "output", required_argument, NULL, 'o' },
@@ -723,7 +753,7 @@ int parse_options(int argc, char **argv)
 	for (i = 1; i <= 64; i++)
 		opt.signal_set[i] = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:fo:e:s:yTtrcCS:wqZzp:niYa:E:I:Vh",
+	while ((c = getopt_long(argc, argv, "+:fo:e:s:xyTtrcCS:wqZzp:niYa:E:I:Vh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': follow++; break;
@@ -740,6 +770,8 @@ int parse_options(int argc, char **argv)
 		case 's':
 			opt.strsize = (int)parse_num(optarg, "string limit", 0);
 			break;
+		case 'x':
+		case OPT_STRINGS_IN_HEX: parse_hexstr(c, optarg); break;
 		case 'y': yflag++; break;
 		case OPT_DECODE_FDS:
 			parse_decode_fds(optarg ? optarg : "path");
