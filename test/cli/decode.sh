@@ -79,3 +79,20 @@ check "%signal: io_uring_enter" decode-classes.out -e trace=%signal,chdir \
 	"$P" classes
 check "--inject signal=: si_code SI_KERNEL only" decode-inject.out \
 	-e trace=chdir --inject=chdir:signal=SIGUSR2:when=2 "$P" inject
+check "strings: octal escapes" decode-hex-plain.out -e trace=write,chdir \
+	"$P" hex
+check "-x: non-ASCII strings in hex" decode-hex-x.out -x \
+	-e trace=write,chdir "$P" hex
+check "--strings-in-hex=non-ascii-chars" decode-hex-non-ascii-chars.out \
+	--strings-in-hex=non-ascii-chars -e trace=write,chdir "$P" hex
+# -xx writes the marker in hex too.
+(cd /tmp && exec "$U" -o "$tmp/out" -xx -e trace=write,chdir "$P" hex \
+	</dev/null >/dev/null 2>&1)
+sed -n '/\\x6d\\x61\\x72\\x6b\\x65\\x72"/,$p' "$tmp/out" | norm >"$tmp/got"
+norm <"$exp/decode-hex-xx.out" >"$tmp/want"
+if [ -s "$tmp/want" ] && diff -u "$tmp/want" "$tmp/got" | sed 's/^/# /' >&2 &&
+   cmp -s "$tmp/want" "$tmp/got"; then
+	echo "ok - -xx: all strings in hex"
+else
+	echo "not ok - -xx: all strings in hex"
+fi

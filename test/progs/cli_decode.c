@@ -537,6 +537,21 @@ static void injects(void)
 	signal(SIGUSR2, SIG_DFL);
 }
 
+/* Strings for -x, -xx and --strings-in-hex. */
+static void hexstrs(void)
+{
+	write(1, "hello", 5);
+	write(1, "a\tb\n\r\v\f", 7);
+	write(1, "a\001b", 3);
+	write(1, "caf\xc3\xa9", 5);
+	write(1, "\001" "7\0018\0019", 6);
+	write(1, "\"q\\", 3);
+	write(1, "a\0b\177", 4);
+	chdir("/x\xffy");
+	chdir("/xy\n");
+	chdir("/abc");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -548,6 +563,7 @@ static const struct {
 	{ "siginfo", siginfos }, { "clone", clones }, { "strs", strs },
 	{ "bigpoll", bigpoll }, { "fixes", fixes },
 	{ "classes", classes }, { "inject", injects },
+	{ "hex", hexstrs },
 };
 
 int main(int argc, char **argv)
