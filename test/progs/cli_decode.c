@@ -552,6 +552,12 @@ static void hexstrs(void)
 	chdir("/abc");
 }
 
+/* cachestat, newer than strace 6.1: printed as syscall_0x1c3, raw. */
+static void unknowns(void)
+{
+	syscall(451, -1L, 0L, 0L, 0L, 0L, 0L);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -563,7 +569,7 @@ static const struct {
 	{ "siginfo", siginfos }, { "clone", clones }, { "strs", strs },
 	{ "bigpoll", bigpoll }, { "fixes", fixes },
 	{ "classes", classes }, { "inject", injects },
-	{ "hex", hexstrs },
+	{ "hex", hexstrs }, { "unknown", unknowns },
 };
 
 int main(int argc, char **argv)
