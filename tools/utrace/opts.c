@@ -299,54 +299,20 @@ static void parse_signal_set(const char *val)
 	free(copy);
 }
 
-static void parse_status_set(const char *val)
+struct name_bits {
+	const char *name;
+	unsigned bits;
+};
+
+/*
+ * A comma-separated set of @names, "!" complementing it within @all, as
+ * strace's -e status= and -e quiet= take it; an empty set or an unknown
+ * name is an error ("invalid @what '...'").
+ */
+static unsigned parse_name_set(const char *val, const char *what,
+			       const struct name_bits *names, size_t n,
+			       unsigned all)
 {
-	static const struct {
-		const char *name;
-		unsigned bit;
-	} names[] = {
-		{ "successful", ST_SUCCESSFUL }, { "failed", ST_FAILED },
-		{ "unfinished", ST_UNFINISHED },
-		{ "unavailable", ST_UNAVAILABLE },
-		{ "detached", ST_DETACHED }, { "all", ST_ALL }, { "none", 0 },
-	};
-	char *copy = strdup(val), *tok, *save = NULL;
-	char *s = copy;
-	unsigned mask = 0;
-	bool neg = false;
-
-	if (*s == '!') {
-		neg = true;
-		s++;
-	}
-	for (tok = strtok_r(s, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (!strcmp(tok, names[i].name))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]))
-			die("invalid status '%s'", tok);
-		mask |= names[i].bit;
-	}
-	opt.status_mask = neg ? ST_ALL & ~mask : mask;
-	free(copy);
-}
-
-/* -e quiet=SET, --quiet=SET: strace's names. */
-static void parse_quiet_set(const char *val)
-{
-	static const struct {
-		const char *name;
-		unsigned bits;
-	} names[] = {
-		{ "attach", Q_ATTACH }, { "exit", Q_EXIT }, { "exits", Q_EXIT },
-		{ "path-resolution", Q_PATH }, { "personality", Q_PERSONALITY },
-		{ "superseded", Q_THREAD_EXECVE },
-		{ "thread-execve", Q_THREAD_EXECVE },
-		{ "all", Q_ALL }, { "none", 0 },
-	};
 	char *copy = strdup(val), *tok, *save = NULL;
 	char *s = copy;
 	unsigned mask = 0;
@@ -357,20 +323,48 @@ static void parse_quiet_set(const char *val)
 		s++;
 	}
 	if (!*s)
-		die_plain("invalid quiet '%s'", s);
+		die_plain("invalid %s '%s'", what, s);
 	for (tok = strtok_r(s, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
 
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (!strcmp(tok, names[i].name))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]))
-			die_plain("invalid quiet '%s'", tok);
+		for (i = 0; i < n && strcmp(tok, names[i].name); i++)
+			;
+		if (i == n)
+			die_plain("invalid %s '%s'", what, tok);
 		mask |= names[i].bits;
 	}
-	opt.quiet = neg ? Q_ALL & ~mask : mask;
 	free(copy);
+	return neg ? all & ~mask : mask;
+}
+
+static void parse_status_set(const char *val)
+{
+	static const struct name_bits names[] = {
+		{ "successful", ST_SUCCESSFUL }, { "failed", ST_FAILED },
+		{ "unfinished", ST_UNFINISHED },
+		{ "unavailable", ST_UNAVAILABLE },
+		{ "detached", ST_DETACHED }, { "all", ST_ALL }, { "none", 0 },
+	};
+
+	opt.status_mask = parse_name_set(val, "status", names,
+					 sizeof(names) / sizeof(names[0]),
+					 ST_ALL);
+}
+
+/* -e quiet=SET, --quiet=SET: strace's names. */
+static void parse_quiet_set(const char *val)
+{
+	static const struct name_bits names[] = {
+		{ "attach", Q_ATTACH }, { "exit", Q_EXIT }, { "exits", Q_EXIT },
+		{ "path-resolution", Q_PATH }, { "personality", Q_PERSONALITY },
+		{ "superseded", Q_THREAD_EXECVE },
+		{ "thread-execve", Q_THREAD_EXECVE },
+		{ "all", Q_ALL }, { "none", 0 },
+	};
+
+	opt.quiet = parse_name_set(val, "quiet", names,
+				   sizeof(names) / sizeof(names[0]), Q_ALL);
 }
 
 /* -y, --decode-fds=SET: only the paths are decoded. */
