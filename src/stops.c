@@ -306,13 +306,14 @@ void utrace__signal_pass(struct uthread *th, bool set_info)
 static void signal_stop(struct uthread *th, int sig)
 {
 	struct utrace__event ev;
-	bool report;
+	bool report, handler;
 
 	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &th->si) < 0) {
 		th->stop = STOP_INTERRUPT;
 		return;
 	}
-	if (!handler_trap(th, sig) && step_trap(th, sig)) {
+	handler = handler_trap(th, sig);
+	if (!handler && step_trap(th, sig)) {
 		/* Our own trap: an event-0 report, never the program's. */
 		th->stop = STOP_STEP;
 		th->handler_trap = false;
@@ -321,7 +322,7 @@ static void signal_stop(struct uthread *th, int sig)
 	}
 	th->stop = STOP_SIGNAL;
 	th->stop_sig = sig;
-	if (handler_trap(th, sig)) {
+	if (handler) {
 		/* Not a signal: the HANDLER report (reference 7.3). */
 		th->handler_trap = false;
 		th->stop_sig = 0;
