@@ -18,6 +18,7 @@ norm() {
 	    -e 's/(pipe|socket):\[[0-9]+\]/\1:[INO]/g' \
 	    -e 's/AT_FDCWD<[^>]*>/AT_FDCWD<CWD>/g' \
 	    -e 's/tv_nsec=[0-9]{5,}/tv_nsec=NS/g' \
+	    -e 's/^(timerfd_settime\(3, 0, .*it_value=\{tv_sec=0, tv_nsec=)[0-9]+\}\}\)/\1NS}})/' \
 	    -e 's/htons\([0-9]+\)/htons(PORT)/g' \
 	    -e 's/f_fsid=\{val=\[[^]]*\]\}/f_fsid={val=[FSID]}/' \
 	    -e 's/(getpid\(\) +=) [0-9]+/\1 PID/' \

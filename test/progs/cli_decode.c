@@ -212,7 +212,13 @@ static void simple(void)
 	syscall(SYS_timer_gettime, tid, &old);
 	syscall(SYS_timer_getoverrun, tid);
 	syscall(SYS_timer_delete, tid);
-	fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	/*
+	 * CLOCK_REALTIME: 1000 s after the epoch is always in the past, so the
+	 * periodic timer has fired and what is left of its period (under 1 s)
+	 * is all the next call returns.  CLOCK_MONOTONIC here made the output
+	 * depend on whether the machine had been up for 1000 s.
+	 */
+	fd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
 	timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
 	its.it_value.tv_sec = 0;
 	its.it_value.tv_nsec = 0;
