@@ -119,6 +119,10 @@ install: all
 	install -m 644 man/man7/*.7 $(DESTDIR)$(MANDIR)/man7/
 	$(if $(wildcard man/man1/*.1),install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(TOOLS),install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/)
+	# The installed tools link libutrace statically and need no search
+	# path.  Programs linked with -lutrace find libutrace.so.0 through the
+	# dynamic linker's cache: refresh it when installing for this machine.
+	$(if $(DESTDIR),,-ldconfig $(LIBDIR) 2>/dev/null || ldconfig)
 
 clean:
 	rm -rf $(O)

@@ -64,3 +64,24 @@ else
 	echo "not ok - builds with pkg-config and traces /bin/true"
 	sed 's/^/# /' "$tmp/log" "$tmp/out" 2>/dev/null
 fi
+
+# The installed utrace needs no LD_LIBRARY_PATH (libutrace is linked in).
+if env -u LD_LIBRARY_PATH "$tmp/root/opt/ut/bin/utrace" -o "$tmp/trace" \
+	/bin/true 2>"$tmp/log" && grep -q '^exit_group(0)' "$tmp/trace" &&
+   ! ldd "$tmp/root/opt/ut/bin/utrace" | grep -q libutrace; then
+	echo "ok - the installed utrace runs without LD_LIBRARY_PATH"
+else
+	echo "not ok - the installed utrace runs without LD_LIBRARY_PATH"
+	sed 's/^/# /' "$tmp/log"
+fi
+
+# A program of a non-standard prefix finds libutrace.so.0 by its rpath, as
+# README.md documents.
+if cc $san -Wall -Werror -o "$tmp/count-rpath" "$tmp/count.c" $pc \
+	-Wl,-rpath,/opt/ut/lib 2>"$tmp/log" &&
+   readelf -d "$tmp/count-rpath" | grep -Eq '(RPATH|RUNPATH).*/opt/ut/lib'; then
+	echo "ok - linked with -Wl,-rpath,LIBDIR as README.md says"
+else
+	echo "not ok - linked with -Wl,-rpath,LIBDIR as README.md says"
+	sed 's/^/# /' "$tmp/log"
+fi
