@@ -2,10 +2,13 @@
 UTRACE_SRCS := $(wildcard tools/utrace/*.c)
 UTRACE_OBJS := $(UTRACE_SRCS:%.c=$(O)/%.o)
 TOOLS += $(O)/utrace
+# -k unwinds with elfutils' libdwfl (Debian: libdw-dev).
+DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
+DW_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
 
 $(O)/tools/utrace/%.o: tools/utrace/%.c $(wildcard tools/utrace/*.h) include/utrace.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(DW_CFLAGS) $(ALLCFLAGS) -c -o $@ $<
 
 $(O)/utrace: $(UTRACE_OBJS) $(STATIC)
-	$(CC) $(ALLCFLAGS) -o $@ $(UTRACE_OBJS) $(STATIC) $(LDLIBS)
+	$(CC) $(ALLCFLAGS) -o $@ $(UTRACE_OBJS) $(STATIC) $(DW_LIBS) $(LDLIBS)

@@ -88,6 +88,7 @@ struct options {
 	int rel_digits;			/* -r precision */
 	int t_digits;			/* -T precision */
 	bool decode_pids;		/* -Y: pid<comm> in prefixes */
+	bool stack_trace;		/* -k */
 };
 
 extern struct options opt;
@@ -102,6 +103,8 @@ double now_mono(void);
 /* Thread bookkeeping shared by every engine's clone handling. */
 int attach_engines(pid_t tid, pid_t tgid);
 pid_t tgid_of(pid_t tid);
+/* The command utrace started (0: none, only -p). */
+pid_t spawned_pid(void);
 /* Set by the injector so the printer can add " (INJECTED)". */
 void mark_injected(pid_t tid, bool on);
 bool was_injected(pid_t tid);

@@ -242,6 +242,11 @@ static const struct utrace_engine_ops keeper_ops = {
 	.report_reap = k_reap,
 };
 
+pid_t spawned_pid(void)
+{
+	return main_pid;
+}
+
 int attach_engines(pid_t tid, pid_t tgid)
 {
 	struct utrace_engine *e;

@@ -48,7 +48,7 @@ static void die_plain(const char *fmt, ...)
 void usage(FILE *f)
 {
 	fputs(
-"Usage: utrace [-fCcinqrTtwYyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE]\n"
+"Usage: utrace [-fCciknqrTtwYyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE]\n"
 "              [-p PID]... [-s STRSIZE] [-S SORTBY] [--inject=SET:...]\n"
 "              [--quiet=SET] [--seccomp-bpf] [--json] [--timeline FILE]\n"
 "              { -p PID | [-E VAR=VAL]... [--] PROG [ARGS] }\n"
@@ -113,6 +113,8 @@ void usage(FILE *f)
 "  -i, --instruction-pointer\n"
 "                          print the instruction pointer at the syscall\n"
 "                          (or the signal): [00007f3b2c1e4b17]\n"
+"  -k, --stack-traces      print the stack of the tracee after each syscall,\n"
+"                          signal and stop (elfutils libdw, as strace -k)\n"
 "  -n, --syscall-number    print the syscall number: [  12]\n"
 "  -T, --syscall-times[=PRECISION]\n"
 "                          print the time spent in each syscall; PRECISION\n"
@@ -737,6 +739,7 @@ int parse_options(int argc, char **argv)
 		{ "failed-only", no_argument, NULL, 'Z' },
 		{ "successful-only", no_argument, NULL, 'z' },
 		{ "attach", required_argument, NULL, 'p' },
+		{ "stack-traces", no_argument, NULL, 'k' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "version", no_argument, NULL, 'V' },
@@ -753,7 +756,7 @@ int parse_options(int argc, char **argv)
 	for (i = 1; i <= 64; i++)
 		opt.signal_set[i] = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:fo:e:s:xyTtrcCS:wqZzp:niYa:E:I:Vh",
+	while ((c = getopt_long(argc, argv, "+:fo:e:s:xyTtrcCS:wqZzp:nikYa:E:I:Vh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': follow++; break;
@@ -801,6 +804,7 @@ int parse_options(int argc, char **argv)
 			break;
 		case 'n': opt.print_nr = true; break;
 		case 'i': opt.print_ip = true; break;
+		case 'k': opt.stack_trace = true; break;
 		case 'a': {
 			char *end;
 			long v;
@@ -875,6 +879,11 @@ int parse_options(int argc, char **argv)
 		opt.quiet = Q_ALL;
 	if (opt.summary_only && opt.summary)
 		die("-c/--summary-only and -C/--summary are mutually exclusive");
+	if (opt.summary_only && opt.stack_trace) {
+		fprintf(stderr, "utrace: -k/--stack-traces has no effect with "
+			"-c/--summary-only\n");
+		opt.stack_trace = false;
+	}
 	if (opt.json && opt.summary_only)
 		die("--json and -c/--summary-only are mutually exclusive");
 	if (opt.timestamps > 3)

@@ -12,11 +12,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "unwind.h"
 
 struct outf {
 	FILE *f;
@@ -46,6 +48,10 @@ struct pthr {
 	uint64_t lead_ip;	/* -i */
 	bool ip_known;
 	char comm[64];		/* -Y: last seen /proc/TID/comm */
+	struct unwinder *uw;	/* -k: its process's, shared */
+	struct sbuf stack;	/* -k: taken at entry, printed at exit */
+	bool stack_queued;
+	bool exec_first;	/* -k: the spawned command's own execve */
 };
 
 static struct outf main_out;
@@ -339,6 +345,51 @@ static uint32_t keep(uint32_t action)
 	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
 }
 
+/*
+ * -k, as strace: the stack follows the line of a syscall (taken at its
+ * exit), of a signal and of a stop.  execve, execveat, exit and exit_group
+ * take it at entry, to show the caller, and print it at exit or, for the
+ * calls that do not return, after the "+++ exited" line; the execve that
+ * starts the command is the exception (its stack is the new image's).
+ */
+static void stack_at_entry(struct pthr *t, struct utrace_engine *e, long nr)
+{
+	if (!t->uw)
+		return;
+	sb_reset(&t->stack);
+	t->stack_queued = false;
+	if (nr == SYS_execve || nr == SYS_execveat) {
+		bool first = t->exec_first;
+
+		t->exec_first = false;
+		if (first)
+			return;
+	} else if (nr != SYS_exit && nr != SYS_exit_group) {
+		return;
+	}
+	unwind_walk(t->uw, e, t->tid, &t->stack, true);
+	t->stack_queued = true;
+}
+
+static void print_stack(struct pthr *t, struct utrace_engine *e)
+{
+	struct sbuf b = { 0 };
+
+	if (!t->uw || opt.json)
+		return;
+	if (t->stack_queued) {
+		out_write(t->out, t->stack.p, t->stack.len);
+		sb_reset(&t->stack);
+		t->stack_queued = false;
+		return;
+	}
+	if (!e)
+		return;
+	unwind_walk(t->uw, e, t->tid, &b, false);
+	out_write(t->out, b.p, b.len);
+	sb_free(&b);
+}
+
 static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 {
 	struct pthr *t = utrace_engine_data(e);
@@ -371,6 +422,7 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 		sb_printf(&t->line, "syscall_%#lx(", (unsigned long)sc.nr);
 	dec_begin(&t->dc);
 	t->done = decode_syscall(&t->dc);
+	stack_at_entry(t, e, sc.nr);
 	t->entry_len = t->line.len;
 	t->in_syscall = true;
 	t->unfinished = false;
@@ -506,6 +558,7 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	if (t->staged) {
 		if (!status_wanted(t)) {
 			mark_injected(t->tid, false);
+			t->stack_queued = false;
 			return keep(action);
 		}
 		take_line(o, t);
@@ -550,6 +603,7 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	out_write(o, tail.p, tail.len);
 	sb_free(&tail);
 	line_ended(o);
+	print_stack(t, e);
 	mark_injected(t->tid, false);
 	return keep(action);
 }
@@ -649,6 +703,7 @@ static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
 	sb_puts(&b, " ---");
 	event_line(t, b.p);
 	sb_free(&b);
+	print_stack(t, e);
 	return keep(action);
 }
 
@@ -672,6 +727,7 @@ static uint32_t p_jctl(uint32_t action, struct utrace_engine *e, int type,
 	snprintf(buf, sizeof(buf), "--- stopped by %s ---",
 		 t->stop_sig ? signame(t->stop_sig) : "SIGSTOP");
 	event_line(t, buf);
+	print_stack(t, e);
 	return keep(action);
 }
 
@@ -702,7 +758,8 @@ static uint32_t p_exit_ev(uint32_t action, struct utrace_engine *e, int status)
 	return keep(action);
 }
 
-static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
+static uint32_t death_line(struct utrace_engine *e, bool group_dead,
+			   int status)
 {
 	struct pthr *t = utrace_engine_data(e);
 	char buf[96];
@@ -742,6 +799,15 @@ static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
 			 WEXITSTATUS(status));
 	event_line(t, buf);
 	return UTRACE_RESUME;
+}
+
+/* -k: a stack taken at the entry of exit or exit_group follows. */
+static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
+{
+	uint32_t ret = death_line(e, group_dead, status);
+
+	print_stack(utrace_engine_data(e), NULL);
+	return ret;
 }
 
 /*
@@ -828,6 +894,8 @@ static void p_release(void *data)
 	}
 	sb_free(&t->line);
 	sb_free(&t->prefix);
+	sb_free(&t->stack);
+	unwinder_put(t->uw);
 	free(t);
 }
 
@@ -842,6 +910,24 @@ static const struct utrace_engine_ops printer_ops = {
 	.report_reap = p_reap,
 	.release = p_release,
 };
+
+/*
+ * -k: the threads of a process share its unwinder; the engine that tells
+ * it about mapping changes is attached first, to see each exit before us.
+ */
+static int stack_attach(struct pthr *t)
+{
+	struct pthr *p;
+
+	for (p = threads; p; p = p->next)
+		if (p->tgid == t->tgid && p->uw && !p->reaped)
+			break;
+	t->uw = p ? unwinder_get(p->uw) : unwinder_new(t->tgid);
+	if (!t->uw)
+		return -ENOMEM;
+	t->exec_first = t->tid == spawned_pid();
+	return unwind_attach(t->tid, t->uw);
+}
 
 int printer_attach(pid_t tid)
 {
@@ -869,6 +955,14 @@ int printer_attach(pid_t tid)
 			return -EIO;
 		}
 		setvbuf(t->out->f, NULL, _IOFBF, 1 << 16);
+	}
+	if (opt.stack_trace) {
+		err = stack_attach(t);
+		if (err) {
+			t->out->open = NULL;
+			p_release(t);
+			return err;
+		}
 	}
 	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &printer_ops,
 			    t, &e);

@@ -1,0 +1,74 @@
+#!/bin/sh
+# -k: stacks after each syscall and signal, compared with recordings of
+# strace 6.1 -k running test/progs/stack (its own functions, a thread, a
+# forked child, an execve of itself).  Masked: addresses and offsets, the
+# pids, and the names inside libc and the dynamic loader, which depend on
+# the installed debugging symbols and on strace's unwinder (Debian builds
+# strace with libunwind, which names the nearest exported symbol and does
+# not step back into the call instruction; libdw, which utrace uses as
+# strace's other backend does, finds local symbols in libc6-dbg).  libdw
+# also ends the stack of the loader's entry point with an error line
+# ("no matching address range") where libunwind stops silently.
+O=${O:-build}
+case $O in /*) ;; *) O=$(pwd)/$O ;; esac
+U=$O/utrace
+exp=$(cd "$(dirname "$0")/expected" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ln -s "$O/test/progs/stack" "$tmp/prog"
+real=$(readlink -f "$O/test/progs/stack")
+# No network lookups of debugging symbols from the test.
+unset DEBUGINFOD_URLS
+
+norm() {
+	sed -E -e "s|$real|PROG|g" -e 's/^[0-9]+ +/PID /' \
+	    -e 's/si_pid=[0-9]+/si_pid=PID/' \
+	    -e 's/0x[0-9a-f]{8,}/ADDR/g' -e 's|/\* [0-9]+ vars \*/|/* N vars */|' \
+	    -e 's/\+0x[0-9a-f]+\) \[0x[0-9a-f]+\]$/+OFF) [ADDR]/' \
+	    -e 's/\) \[0x[0-9a-f]+\]$/) [ADDR]/' \
+	    -e 's|^ > [^ ]*/(libc\.so\.6\|ld-linux[^(]*)\([^)]*\)| > \1(FN)|' \
+	    -e '/^ > no matching address range$/d' \
+	    -e 's/ +=/ =/'
+}
+
+check() {	# name, expected file, options...
+	name=$1; file=$2; shift 2
+	(cd "$tmp" && "$U" -o "$tmp/out" "$@" ./prog >/dev/null 2>"$tmp/err")
+	rc=$?
+	norm <"$tmp/out" >"$tmp/got"
+	norm <"$exp/$file" >"$tmp/want"
+	if [ $rc -ne 0 ]; then
+		echo "not ok - $name: exit status $rc"
+		sed 's/^/# /' "$tmp/err"
+	elif diff -u "$tmp/want" "$tmp/got" | sed 's/^/# /' >&2 &&
+	     cmp -s "$tmp/want" "$tmp/got"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+	fi
+}
+
+check "-k -f: threads, a child, execve, exit_group" stack-k1.out \
+	-f -qq -k -e trace=write,execve,exit_group -e signal=none
+check "-k: a signal's stack, exit_group's after +++ exited" stack-k2.out \
+	-k -e trace=exit_group
+
+# A frame line is exactly strace's: " > module(symbol+0xoff) [0xaddr]".
+(cd "$tmp" && "$U" -o "$tmp/out" -k -e trace=write ./prog >/dev/null 2>&1)
+if grep -qE '^ > [^ ]+/stack\(stk_inner\+0x[0-9a-f]+\) \[0x[0-9a-f]+\]$' \
+	"$tmp/out"; then
+	echo "ok - frame format"
+else
+	echo "not ok - frame format"
+	sed 's/^/# /' "$tmp/out"
+fi
+
+# -k has no effect with -c, and says so as strace does.
+"$U" -c -k -o /dev/null "$O/test/progs/stack" >/dev/null 2>"$tmp/err"
+if grep -qx 'utrace: -k/--stack-traces has no effect with -c/--summary-only' \
+	"$tmp/err"; then
+	echo "ok - -k with -c warns"
+else
+	echo "not ok - -k with -c warns"
+	sed 's/^/# /' "$tmp/err"
+fi
