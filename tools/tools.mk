@@ -12,3 +12,14 @@ $(O)/tools/utrace/%.o: tools/utrace/%.c $(wildcard tools/utrace/*.h) include/utr
 
 $(O)/utrace: $(UTRACE_OBJS) $(STATIC)
 	$(CC) $(ALLCFLAGS) -o $@ $(UTRACE_OBJS) $(STATIC) $(DW_LIBS) $(LDLIBS)
+
+# The syscall table's own test links the table and the decoders.
+UTRACE_TABLE_OBJS := $(filter $(O)/tools/utrace/syscalls.o \
+	$(O)/tools/utrace/decode%.o $(O)/tools/utrace/xlat.o \
+	$(O)/tools/utrace/sbuf.o,$(UTRACE_OBJS))
+$(O)/test/unit/syscalls: test/unit/syscalls.c test/harness.h \
+		$(wildcard tools/utrace/*.h) $(UTRACE_TABLE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itest -Itools/utrace \
+		-DDECODERS_H='"$(CURDIR)/tools/utrace/decoders.h"' \
+		$(ALLCFLAGS) -rdynamic -o $@ $< $(UTRACE_TABLE_OBJS) $(LDLIBS) -ldl

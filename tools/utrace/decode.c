@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "decode.h"
+#include "decoders.h"
 
 void dec_printf(struct dec_ctx *c, const char *fmt, ...)
 {
@@ -52,6 +52,19 @@ bool dec_read(struct dec_ctx *c, unsigned long addr, void *buf, size_t len)
 bool dec_failed(const struct dec_ctx *c)
 {
 	return c->ret < 0 && c->ret >= -4095;
+}
+
+bool out_ok(struct dec_ctx *c, unsigned long addr)
+{
+	if (!addr) {
+		dec_puts(c, "NULL");
+		return false;
+	}
+	if (dec_failed(c)) {
+		dec_ptr(c, addr);
+		return false;
+	}
+	return true;
 }
 
 bool dec_array_cut(struct dec_ctx *c, unsigned long i)

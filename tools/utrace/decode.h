@@ -131,25 +131,57 @@ void format_siginfo(struct sbuf *b, const siginfo_t *si);
 void fd_path(pid_t pid, int fd, char *buf, size_t size);
 
 /*
- * Per-syscall decoders, looked up by name.  Each is called at entry and,
- * unless it returned true there, again at exit.  Tables end with a NULL
- * name; decode_sys.c holds the main one, the others live beside the
- * decoders they list.
+ * Per-syscall decoders (decode_<family>.c).  Each is called at entry and,
+ * unless it returned true there, again at exit.
  */
 typedef bool (*decoder_fn)(struct dec_ctx *c);
-struct decoder {
-	const char *name;
-	decoder_fn fn;
+
+/* Trace classes (-e trace=%file ...), strace's sysent flags. */
+enum {
+	SC_FILE		= 1 << 0,
+	SC_DESC		= 1 << 1,
+	SC_PROCESS	= 1 << 2,
+	SC_NETWORK	= 1 << 3,
+	SC_SIGNAL	= 1 << 4,
+	SC_MEMORY	= 1 << 5,
+	SC_CREDS	= 1 << 6,
+	SC_IPC		= 1 << 7,
+	SC_CLOCK	= 1 << 8,
+	SC_PURE		= 1 << 9,
+	SC_STAT		= 1 << 10,
+	SC_LSTAT	= 1 << 11,
+	SC_FSTAT	= 1 << 12,
+	SC_STAT_LIKE	= 1 << 13,	/* %stat */
+	SC_STATFS	= 1 << 14,
+	SC_FSTATFS	= 1 << 15,
+	SC_STATFS_LIKE	= 1 << 16,	/* %statfs */
 };
-extern const struct decoder decoders_ioctl[], decoders_misc[];
 
 /*
- * Syscalls with no decoder of their own: how many arguments they take and
- * how to print each (see sys_args in syscalls.c); NULL if unknown.
+ * One row of the syscall table (syscalls.c), indexed by number.  args
+ * holds one character per argument saying what it is (see syscalls.c).
  */
-const char *sys_args(long nr);
+struct sysent {
+	const char *name;
+	const char *args;
+	unsigned classes;
+	decoder_fn decode;	/* NULL: printed by args */
+};
 
-/* Syscall names and classes (names from libseccomp). */
+/*
+ * The last x86_64 syscall strace 6.1 knows is set_mempolicy_home_node
+ * (450): it prints later ones (cachestat ...) as syscall_0x1c3(...) with
+ * raw arguments, and rejects their names in -e trace=.
+ */
+#define NR_SYSENT	451
+extern const struct sysent sysent[NR_SYSENT];
+/* The row of nr; NULL for a number without a syscall. */
+const struct sysent *sys_ent(long nr);
+/* The argument kinds of nr (NULL if unknown), and their count (6 then). */
+const char *sys_args(long nr);
+int sys_nargs(long nr);
+
+/* Syscall names and classes. */
 #define NR_MAX		1024
 const char *sys_name(long nr);
 long sys_number(const char *name);

@@ -10,9 +10,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 
-#include "decode.h"
-
-#define A(i)	(c->a[i])
+#include "decoders.h"
 
 /* In numeric order; a number several drivers use carries all its names. */
 static const struct xlat ioctl_names[] = {
@@ -261,7 +259,7 @@ static enum ioarg ioarg_of(unsigned req)
 	return IA_HEX;
 }
 
-static bool d_ioctl(struct dec_ctx *c)
+bool d_ioctl(struct dec_ctx *c)
 {
 	unsigned req = (unsigned)A(1);
 	enum ioarg how = ioarg_of(req);
@@ -320,8 +318,3 @@ static bool d_ioctl(struct dec_ctx *c)
 		dec_int_ptr(c, A(2));
 	return true;
 }
-
-const struct decoder decoders_ioctl[] = {
-	{ "ioctl", d_ioctl },
-	{ NULL, NULL }
-};

@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Files: paths, opening, stat, permissions, links, xattrs, statfs.
+ * Each decoder is called at entry and, unless it returned true there,
+ * again at exit; the syscall table (syscalls.c) says which decoder a
+ * syscall has.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+
+#include "decoders.h"
+#include "xlat.h"
+
+static void put_mode_type(struct dec_ctx *c, unsigned mode)
+{
+	static const struct xlat types[] = {
+		XLAT(S_IFREG), XLAT(S_IFSOCK), XLAT(S_IFIFO), XLAT(S_IFLNK),
+		XLAT(S_IFDIR), XLAT(S_IFBLK), XLAT(S_IFCHR), XLAT_END
+	};
+	const char *t = xlat_name(types, mode & S_IFMT);
+
+	if (t)
+		dec_printf(c, "%s|", t);
+	if (mode & S_ISUID)
+		dec_puts(c, "S_ISUID|");
+	if (mode & S_ISGID)
+		dec_puts(c, "S_ISGID|");
+	if (mode & S_ISVTX)
+		dec_puts(c, "S_ISVTX|");
+	dec_printf(c, "%#03o", mode & 0777);
+}
+
+static void put_dev(struct dec_ctx *c, unsigned long long dev)
+{
+	dec_printf(c, "makedev(%#x, %#x)", major(dev), minor(dev));
+}
+
+static void dec_stat(struct dec_ctx *c, unsigned long addr)
+{
+	struct stat st;
+
+	if (!out_ok(c, addr))
+		return;
+	if (!dec_read(c, addr, &st, sizeof(st))) {
+		dec_ptr(c, addr);
+		return;
+	}
+	dec_puts(c, "{st_mode=");
+	put_mode_type(c, st.st_mode);
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		dec_puts(c, ", st_rdev=");
+		put_dev(c, st.st_rdev);
+	} else {
+		dec_printf(c, ", st_size=%lld", (long long)st.st_size);
+	}
+	dec_puts(c, ", ...}");
+}
+
+static void dec_statx(struct dec_ctx *c, unsigned long addr)
+{
+	struct statx st;
+
+	if (!out_ok(c, addr))
+		return;
+	if (!dec_read(c, addr, &st, sizeof(st))) {
+		dec_ptr(c, addr);
+		return;
+	}
+	dec_puts(c, "{stx_mask=");
+	dec_flags(c, xlat_statx_mask, st.stx_mask, NULL);
+	dec_puts(c, ", stx_attributes=");
+	dec_flags(c, xlat_statx_attrs, st.stx_attributes, NULL);
+	dec_puts(c, ", stx_mode=");
+	put_mode_type(c, st.stx_mode);
+	dec_printf(c, ", stx_size=%llu, ...}", (unsigned long long)st.stx_size);
+}
+
+void put_open_flags(struct dec_ctx *c, unsigned long flags)
+{
+	const char *acc = xlat_name(xlat_open_access, flags & O_ACCMODE);
+
+	if (acc) {
+		dec_puts(c, acc);
+		flags &= ~(unsigned long)O_ACCMODE;
+		if (!flags)
+			return;
+		dec_puts(c, "|");
+	}
+	dec_flags(c, xlat_open_flags, flags, NULL);
+}
+
+static void open_tail(struct dec_ctx *c, unsigned long flags,
+		      unsigned long mode)
+{
+	put_open_flags(c, flags);
+	if (flags & (O_CREAT | 020000000)) {
+		SEP();
+		dec_mode(c, (unsigned)mode);
+	}
+}
+
+bool d_open(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	SEP();
+	open_tail(c, A(1), A(2));
+	c->rval = RV_FD;
+	return true;
+}
+
+bool d_openat(struct dec_ctx *c)
+{
+	dec_dirfd(c, IA(0));
+	SEP();
+	dec_path(c, A(1));
+	SEP();
+	open_tail(c, A(2), A(3));
+	c->rval = RV_FD;
+	return true;
+}
+
+bool d_openat2(struct dec_ctx *c)
+{
+	struct {
+		uint64_t flags, mode, resolve;
+	} how;
+
+	dec_dirfd(c, IA(0));
+	SEP();
+	dec_path(c, A(1));
+	SEP();
+	if (dec_read(c, A(2), &how, sizeof(how))) {
+		dec_puts(c, "{flags=");
+		put_open_flags(c, how.flags);
+		dec_printf(c, ", mode=%#03llo, resolve=%#llx}",
+			   (unsigned long long)how.mode,
+			   (unsigned long long)how.resolve);
+	} else {
+		dec_ptr(c, A(2));
+	}
+	SEP();
+	dec_ulong(c, A(3));
+	c->rval = RV_FD;
+	return true;
+}
+
+bool d_creat(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	SEP();
+	dec_mode(c, (unsigned)A(1));
+	c->rval = RV_FD;
+	return true;
+}
+
+bool d_path_stat(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_path(c, A(0));
+		SEP();
+		return false;
+	}
+	dec_stat(c, A(1));
+	return true;
+}
+
+bool d_fstat(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_fd(c, IA(0));
+		SEP();
+		return false;
+	}
+	dec_stat(c, A(1));
+	return true;
+}
+
+bool d_newfstatat(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_dirfd(c, IA(0));
+		SEP();
+		dec_path(c, A(1));
+		SEP();
+		return false;
+	}
+	dec_stat(c, A(2));
+	SEP();
+	dec_flags(c, xlat_at_flags, A(3), NULL);
+	return true;
+}
+
+bool d_statx(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_dirfd(c, IA(0));
+		SEP();
+		dec_path(c, A(1));
+		SEP();
+		if ((A(2) & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_AS_STAT) {
+			dec_puts(c, "AT_STATX_SYNC_AS_STAT");
+			if (A(2))
+				dec_puts(c, "|");
+		}
+		if (A(2))
+			dec_flags(c, xlat_statx_flags, A(2), NULL);
+		SEP();
+		dec_flags(c, xlat_statx_mask, A(3), NULL);
+		SEP();
+		return false;
+	}
+	dec_statx(c, A(4));
+	return true;
+}
+
+static void put_access_mode(struct dec_ctx *c, unsigned long m)
+{
+	if (!m)
+		dec_puts(c, "F_OK");
+	else
+		dec_flags(c, xlat_access_modes, m, NULL);
+}
+
+bool d_access(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	SEP();
+	put_access_mode(c, A(1));
+	return true;
+}
+
+bool d_faccessat(struct dec_ctx *c)
+{
+	dec_dirfd(c, IA(0));
+	SEP();
+	dec_path(c, A(1));
+	SEP();
+	put_access_mode(c, A(2));
+	return true;
+}
+
+bool d_faccessat2(struct dec_ctx *c)
+{
+	d_faccessat(c);
+	SEP();
+	dec_flags(c, xlat_faccessat_flags, A(3), "AT_???");
+	return true;
+}
+
+void put_out_str(struct dec_ctx *c, unsigned long addr, long len)
+{
+	if (failed(c) || len < 0)
+		dec_ptr(c, addr);
+	else
+		dec_buf(c, addr, (unsigned long)len);
+}
+
+bool d_readlink(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_path(c, A(0));
+		SEP();
+		return false;
+	}
+	put_out_str(c, A(1), c->ret);
+	SEP();
+	dec_ulong(c, A(2));
+	return true;
+}
+
+bool d_readlinkat(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_dirfd(c, IA(0));
+		SEP();
+		dec_path(c, A(1));
+		SEP();
+		return false;
+	}
+	put_out_str(c, A(2), c->ret);
+	SEP();
+	dec_ulong(c, A(3));
+	return true;
+}
+
+bool d_getdents(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_fd(c, IA(0));
+		SEP();
+		return false;
+	}
+	dec_ptr(c, A(1));
+	if (!failed(c)) {
+		unsigned char *buf = malloc((size_t)c->ret + 1);
+		long off = 0, n = 0;
+
+		if (buf && dec_read(c, A(1), buf, (size_t)c->ret)) {
+			while (off + 18 < c->ret) {
+				unsigned short reclen;
+
+				memcpy(&reclen, buf + off + 16, sizeof(reclen));
+				if (!reclen)
+					break;
+				off += reclen;
+				n++;
+			}
+		}
+		free(buf);
+		dec_printf(c, " /* %ld entries */", n);
+	}
+	SEP();
+	dec_ulong(c, A(2));
+	return true;
+}
+
+bool d_getcwd(struct dec_ctx *c)
+{
+	if (!c->exiting)
+		return false;
+	if (failed(c))
+		dec_ptr(c, A(0));
+	else
+		dec_path(c, A(0));
+	SEP();
+	dec_ulong(c, A(1));
+	return true;
+}
+
+bool d_path(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	return true;
+}
+
+bool d_path_path(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	SEP();
+	dec_path(c, A(1));
+	return true;
+}
+
+bool d_path_mode(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	SEP();
+	dec_mode(c, (unsigned)A(1));
+	return true;
+}
+
+bool d_fd_mode(struct dec_ctx *c)
+{
+	dec_fd(c, IA(0));
+	SEP();
+	dec_mode(c, (unsigned)A(1));
+	return true;
+}
+
+bool d_dirfd_path_mode(struct dec_ctx *c)
+{
+	dec_dirfd(c, IA(0));
+	SEP();
+	dec_path(c, A(1));
+	SEP();
+	dec_mode(c, (unsigned)A(2));
+	return true;
+}
+
+bool d_fchmodat(struct dec_ctx *c)
+{
+	return d_dirfd_path_mode(c);
+}
+
+static void put_mknod(struct dec_ctx *c, unsigned long path, unsigned mode,
+		      unsigned long dev)
+{
+	dec_path(c, path);
+	SEP();
+	put_mode_type(c, mode);
+	if (S_ISCHR(mode) || S_ISBLK(mode)) {
+		SEP();
+		put_dev(c, dev);
+	}
+}
+
+bool d_mknod(struct dec_ctx *c)
+{
+	put_mknod(c, A(0), (unsigned)A(1), A(2));
+	return true;
+}
+
+bool d_mknodat(struct dec_ctx *c)
+{
+	dec_dirfd(c, IA(0));
+	SEP();
+	put_mknod(c, A(1), (unsigned)A(2), A(3));
+	return true;
+}
+
+bool d_unlinkat(struct dec_ctx *c)
+{
+	dec_dirfd(c, IA(0));
+	SEP();
+	dec_path(c, A(1));
+	SEP();
+	dec_flags(c, xlat_at_flags, A(2), NULL);
+	return true;
+}
+
+bool d_renameat(struct dec_ctx *c)
+{
+	dec_dirfd(c, IA(0));
+	SEP();
+	dec_path(c, A(1));
+	SEP();
+	dec_dirfd(c, IA(2));
+	SEP();
+	dec_path(c, A(3));
+	return true;
+}
+
+bool d_renameat2(struct dec_ctx *c)
+{
+	d_renameat(c);
+	SEP();
+	dec_flags(c, xlat_rename_flags, A(4), NULL);
+	return true;
+}
+
+bool d_linkat(struct dec_ctx *c)
+{
+	d_renameat(c);
+	SEP();
+	dec_flags(c, xlat_at_flags, A(4), NULL);
+	return true;
+}
+
+bool d_symlinkat(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	SEP();
+	dec_dirfd(c, IA(1));
+	SEP();
+	dec_path(c, A(2));
+	return true;
+}
+
+static void put_id(struct dec_ctx *c, unsigned long id)
+{
+	dec_int(c, (int)id);
+}
+
+bool d_chown(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	SEP();
+	put_id(c, A(1));
+	SEP();
+	put_id(c, A(2));
+	return true;
+}
+
+bool d_fchown(struct dec_ctx *c)
+{
+	dec_fd(c, IA(0));
+	SEP();
+	put_id(c, A(1));
+	SEP();
+	put_id(c, A(2));
+	return true;
+}
+
+bool d_fchownat(struct dec_ctx *c)
+{
+	dec_dirfd(c, IA(0));
+	SEP();
+	dec_path(c, A(1));
+	SEP();
+	put_id(c, A(2));
+	SEP();
+	put_id(c, A(3));
+	SEP();
+	dec_flags(c, xlat_at_flags, A(4), NULL);
+	return true;
+}
+
+bool d_truncate(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	SEP();
+	dec_printf(c, "%ld", (long)A(1));
+	return true;
+}
+
+bool d_ftruncate(struct dec_ctx *c)
+{
+	dec_fd(c, IA(0));
+	SEP();
+	dec_printf(c, "%ld", (long)A(1));
+	return true;
+}
+
+bool d_umask(struct dec_ctx *c)
+{
+	dec_mode(c, (unsigned)A(0));
+	c->rval = RV_OCT;
+	return true;
+}
+
+static void put_xattr_value(struct dec_ctx *c, unsigned long addr, long len)
+{
+	if (!addr)
+		dec_puts(c, "NULL");
+	else
+		put_out_str(c, addr, len);
+}
+
+bool d_getxattr(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_path(c, A(0));
+		SEP();
+		dec_cstr(c, A(1));
+		SEP();
+		return false;
+	}
+	put_xattr_value(c, A(2), A(3) ? c->ret : -1);
+	SEP();
+	dec_ulong(c, A(3));
+	return true;
+}
+
+bool d_fgetxattr(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_fd(c, IA(0));
+		SEP();
+		dec_cstr(c, A(1));
+		SEP();
+		return false;
+	}
+	put_xattr_value(c, A(2), A(3) ? c->ret : -1);
+	SEP();
+	dec_ulong(c, A(3));
+	return true;
+}
+
+bool d_setxattr(struct dec_ctx *c)
+{
+	dec_path(c, A(0));
+	SEP();
+	dec_cstr(c, A(1));
+	SEP();
+	dec_buf(c, A(2), A(3));
+	SEP();
+	dec_ulong(c, A(3));
+	SEP();
+	dec_hex(c, A(4));
+	return true;
+}
+
+bool d_listxattr(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_path(c, A(0));
+		SEP();
+		return false;
+	}
+	put_xattr_value(c, A(1), A(2) ? c->ret : -1);
+	SEP();
+	dec_ulong(c, A(2));
+	return true;
+}
+
+bool d_utimensat(struct dec_ctx *c)
+{
+	struct timespec ts[2];
+
+	dec_dirfd(c, IA(0));
+	SEP();
+	dec_path(c, A(1));
+	SEP();
+	if (!A(2)) {
+		dec_puts(c, "NULL");
+	} else if (dec_read(c, A(2), ts, sizeof(ts))) {
+		int i;
+
+		dec_puts(c, "[");
+		for (i = 0; i < 2; i++) {
+			if (i)
+				dec_puts(c, ", ");
+			if (ts[i].tv_nsec == UTIME_NOW)
+				dec_puts(c, "UTIME_NOW");
+			else if (ts[i].tv_nsec == UTIME_OMIT)
+				dec_puts(c, "UTIME_OMIT");
+			else {
+				dec_printf(c, "{tv_sec=%lld, tv_nsec=%ld}",
+					   (long long)ts[i].tv_sec,
+					   ts[i].tv_nsec);
+				dec_time_comment(c, (long long)ts[i].tv_sec,
+						 ts[i].tv_nsec);
+			}
+		}
+		dec_puts(c, "]");
+	} else {
+		dec_ptr(c, A(2));
+	}
+	SEP();
+	dec_flags(c, xlat_at_flags, A(3), NULL);
+	return true;
+}
+
+static bool d_statfs_common(struct dec_ctx *c, unsigned long addr)
+{
+	struct statfs sf;
+	const char *fs;
+
+	if (!out_ok(c, addr))
+		return true;
+	if (!dec_read(c, addr, &sf, sizeof(sf))) {
+		dec_ptr(c, addr);
+		return true;
+	}
+	fs = xlat_name(xlat_fsmagic, (unsigned long)sf.f_type);
+	if (fs)
+		dec_printf(c, "{f_type=%s", fs);
+	else
+		dec_printf(c, "{f_type=%#lx", (unsigned long)sf.f_type);
+	dec_printf(c, ", f_bsize=%ld, f_blocks=%lu, f_bfree=%lu, "
+		   "f_bavail=%lu, f_files=%lu, f_ffree=%lu, "
+		   "f_fsid={val=[%#x, %#x]}, f_namelen=%ld, f_frsize=%ld, "
+		   "f_flags=",
+		   (long)sf.f_bsize,
+		   (unsigned long)sf.f_blocks, (unsigned long)sf.f_bfree,
+		   (unsigned long)sf.f_bavail, (unsigned long)sf.f_files,
+		   (unsigned long)sf.f_ffree, (unsigned)sf.f_fsid.__val[0],
+		   (unsigned)sf.f_fsid.__val[1], (long)sf.f_namelen,
+		   (long)sf.f_frsize);
+	dec_flags(c, xlat_statfs_flags, (unsigned long)sf.f_flags, "ST_???");
+	dec_puts(c, "}");
+	return true;
+}
+
+bool d_statfs(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_path(c, A(0));
+		SEP();
+		return false;
+	}
+	return d_statfs_common(c, A(1));
+}
+
+bool d_fstatfs(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_fd(c, IA(0));
+		SEP();
+		return false;
+	}
+	return d_statfs_common(c, A(1));
+}
+
+bool d_fsetxattr(struct dec_ctx *c)
+{
+	static const struct xlat xattr_flags[] = {
+		XLAT_PAIR(1, "XATTR_CREATE"), XLAT_PAIR(2, "XATTR_REPLACE"),
+		XLAT_END
+	};
+
+	dec_fd(c, IA(0));
+	SEP();
+	dec_cstr(c, A(1));
+	SEP();
+	dec_buf(c, A(2), A(3));
+	SEP();
+	dec_ulong(c, A(3));
+	SEP();
+	dec_flags(c, xattr_flags, (unsigned)A(4), "XATTR_???");
+	return true;
+}
