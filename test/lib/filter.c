@@ -135,8 +135,8 @@ TEST_T(set_syscalls_on_seized_process, 10)
 	f = t_attach(t, pid, UTRACE_EVENT(SYSCALL_ENTRY) | EV_LIFE, NULL);
 	g = t_attach(t, pid, UTRACE_EVENT(SYSCALL_ENTRY) | EV_LIFE, NULL);
 	CHECK_EQ(utrace_set_syscalls(f->e, s, 1), 0);
-	t_dispatch_for(t, 400);
-	CHECK(tlog_count_nr(f->id, K_SYSENTRY, SYS_getppid) >= 10);
+	CHECK(DISPATCH_UNTIL(t, tlog_count_nr(f->id, K_SYSENTRY,
+					     SYS_getppid) >= 10, 5000));
 	CHECK_EQ(tlog_count(f->id, K_SYSENTRY),
 		 tlog_count_nr(f->id, K_SYSENTRY, SYS_getppid));
 	CHECK(tlog_count(g->id, K_SYSENTRY) >

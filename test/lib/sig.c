@@ -469,10 +469,7 @@ static void wait_ready_blocked(struct utrace_tracer *t, int out, pid_t pid)
 
 	CHECK(s_readline(t, out, line, sizeof(line), 3000));
 	CHECK_STR(line, "ready");
-	for (int i = 0; i < 100 && t_state(pid) != 'S'; i++)
-		t_dispatch_for(t, 5);
-	t_dispatch_for(t, 50);
-	CHECK_EQ(t_state(pid), 'S');
+	CHECK(DISPATCH_UNTIL(t, t_state(pid) == 'S', 5000));
 }
 
 static void interrupt_and_wait(struct utrace_tracer *t, struct teng *a,
@@ -514,8 +511,7 @@ TEST_T(interrupt_blocked_read_transparent, 10)
 		i = slog_find_sa(0, a->id, UTRACE_SIGNAL_REPORT);
 		CHECK_EQ(a->n[K_SIGNAL], 1);
 		/* Still blocked in read, then it reads what comes. */
-		t_dispatch_for(t, 100);
-		CHECK_EQ(t_state(pid), 'S');
+		CHECK(DISPATCH_UNTIL(t, t_state(pid) == 'S', 3000));
 		CHECK(write(in, "hello\n", 6) == 6);
 		close(in);
 		t_run(t);
