@@ -42,6 +42,13 @@ enum {
 
 #define MAX_INJECT	16
 
+/* -P: the paths given and the real paths they resolve to. */
+struct path_set {
+	char **paths;
+	int n;
+	int given;
+};
+
 struct inject_rule {
 	bool set[NR_MAX];
 	long error;		/* errno to inject, 0: none */
@@ -88,6 +95,7 @@ struct options {
 	int rel_digits;			/* -r precision */
 	int t_digits;			/* -T precision */
 	bool decode_pids;		/* -Y: pid<comm> in prefixes */
+	struct path_set trace_paths;	/* -P */
 	bool stack_trace;		/* -k */
 };
 
@@ -132,6 +140,16 @@ void inject_run_timers(void);
 int timeline_init(const char *path);
 int timeline_attach(pid_t tid);
 void timeline_finish(void);
+
+/*
+ * -P (pathtrace.c): add a path; after the options, add the real paths
+ * (with strace's "Requested path ... resolved into ..." unless quiet);
+ * at a syscall's entry, whether it touches one of the paths.
+ */
+void trace_path_add(struct path_set *ps, const char *path);
+void trace_path_resolve(struct path_set *ps, bool quiet);
+bool trace_path_match(const struct path_set *ps, struct utrace_engine *e,
+		      pid_t tid, long nr, const unsigned long *args);
 
 /* The syscall set every syscall engine registers (from -e trace=). */
 const long *trace_nrs(size_t *n);

@@ -55,6 +55,12 @@ static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 		t->nr = -1;
 		return keep(action);
 	}
+	/* -P: strace counts only the syscalls that touch the paths. */
+	if (opt.trace_paths.n &&
+	    !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr, sc.args)) {
+		t->nr = -1;
+		return keep(action);
+	}
 	t->nr = sc.nr;
 	t->t_entry = cpu_time(t);
 	return keep(action);

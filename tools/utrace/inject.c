@@ -104,6 +104,10 @@ static uint32_t i_entry(uint32_t action, struct utrace_engine *e)
 	if (utrace_syscall_get(e, &sc) < 0 || sc.nr < 0 || sc.nr >= NR_MAX)
 		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
 	t->nr = sc.nr;
+	/* -P: strace tampers only with the syscalls it traces. */
+	if (opt.trace_paths.n &&
+	    !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr, sc.args))
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
 	for (i = 0; i < opt.ninject; i++) {
 		const struct inject_rule *r = &opt.inject[i];
 

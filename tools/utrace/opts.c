@@ -49,8 +49,9 @@ void usage(FILE *f)
 {
 	fputs(
 "Usage: utrace [-fCciknqrTtwYyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE]\n"
-"              [-p PID]... [-s STRSIZE] [-S SORTBY] [--inject=SET:...]\n"
-"              [--quiet=SET] [--seccomp-bpf] [--json] [--timeline FILE]\n"
+"              [-p PID]... [-P PATH]... [-s STRSIZE] [-S SORTBY]\n"
+"              [--inject=SET:...] [--quiet=SET] [--seccomp-bpf] [--json]\n"
+"              [--timeline FILE]\n"
 "              { -p PID | [-E VAR=VAL]... [--] PROG [ARGS] }\n"
 "\n"
 "Trace the system calls and signals of PROG, or of the running process PID,\n"
@@ -88,6 +89,9 @@ void usage(FILE *f)
 "  -e status=SET, --status=SET\n"
 "                          print only syscalls that ended so: successful,\n"
 "                          failed, unfinished, unavailable, detached\n"
+"  -P PATH, --trace-path=PATH\n"
+"                          trace only the syscalls that touch PATH: a path\n"
+"                          argument, or a descriptor open on it (repeatable)\n"
 "  -Z, --failed-only       same as -e status=failed\n"
 "  -z, --successful-only   same as -e status=successful\n"
 "Output:\n"
@@ -740,6 +744,7 @@ int parse_options(int argc, char **argv)
 		{ "successful-only", no_argument, NULL, 'z' },
 		{ "attach", required_argument, NULL, 'p' },
 		{ "stack-traces", no_argument, NULL, 'k' },
+		{ "trace-path", required_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "version", no_argument, NULL, 'V' },
@@ -756,7 +761,7 @@ int parse_options(int argc, char **argv)
 	for (i = 1; i <= 64; i++)
 		opt.signal_set[i] = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:fo:e:s:xyTtrcCS:wqZzp:nikYa:E:I:Vh",
+	while ((c = getopt_long(argc, argv, "+:fo:e:s:xyTtrcCS:wqZzp:P:nikYa:E:I:Vh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': follow++; break;
@@ -840,6 +845,7 @@ int parse_options(int argc, char **argv)
 		case 'Z': opt.status_mask = ST_FAILED; break;
 		case 'z': opt.status_mask = ST_SUCCESSFUL; break;
 		case 'p': parse_pids(optarg); break;
+		case 'P': trace_path_add(&opt.trace_paths, optarg); break;
 		case OPT_JSON: opt.json = true; break;
 		case OPT_TIMELINE: opt.timeline = optarg; break;
 		case 'V':
@@ -868,6 +874,8 @@ int parse_options(int argc, char **argv)
 		    "supported: utrace decodes only paths (-y)");
 	if (yflag)
 		opt.decode_fds = true;
+	/* As strace: only -e quiet=path-resolution silences this, not -qqq. */
+	trace_path_resolve(&opt.trace_paths, opt.quiet & Q_PATH);
 	if (qflag && quiet_set)
 		die_plain("-q and -e quiet/--quiet cannot be provided "
 			  "simultaneously");

@@ -36,6 +36,7 @@ struct pthr {
 	size_t entry_len;	/* part of line printed at entry */
 	size_t col;		/* column of the open line */
 	bool in_syscall;
+	bool filtered;		/* -P: this syscall touches none of the paths */
 	bool done;		/* decoder finished at entry */
 	bool staged;		/* held back until exit (-e status=) */
 	bool unfinished;	/* line was cut by another thread */
@@ -401,6 +402,11 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 		return keep(action);
 	if (utrace_syscall_get(e, &sc) < 0)
 		return keep(action);
+	t->filtered = opt.trace_paths.n &&
+		      !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr,
+					sc.args);
+	if (t->filtered)
+		return keep(action);
 	name = sys_name(sc.nr);
 	t->lead_nr = sc.nr;
 	t->lead_ip = sc.ip;
@@ -514,6 +520,11 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	bool delayed = take_delayed(t->tid);
 	double dur;
 
+	if (t->filtered) {
+		t->filtered = false;
+		mark_injected(t->tid, false);
+		return keep(action);
+	}
 	if (utrace_syscall_get(e, &sc) < 0)
 		return keep(action);
 	if (opt.decode_pids)
