@@ -4,7 +4,9 @@
  * one by one (next_event -> dispatch_event, as strace does), then run the
  * calls other threads carried here and reconsider the threads they touched.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -492,25 +494,127 @@ UTRACE_EXPORT int utrace_fd(struct utrace_tracer *t)
 
 /* -- Tear-down ------------------------------------------------------------------------ */
 
-/* Wait for a running thread's next stop; false if it died instead. */
-static bool stop_now(struct utrace_tracer *t, struct uthread *th, int *status)
-{
-	if (utrace__take_queued(t, th->tid, status))
-		return WIFSTOPPED(*status);
-	if (th->state == TH_RUNNING)
-		ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
-	while (waitpid(th->tid, status, __WALL) < 0)
-		if (errno != EINTR)
-			return false;
-	return WIFSTOPPED(*status);
-}
-
-/* Let one thread go, untraced and running (or killed, for KILL_ON_EXIT). */
+/*
+ * Tear-down runs without the loop: it waits for each thread itself.  Three
+ * ptrace rules shape it.  A thread woken out of its stop by SIGKILL can no
+ * longer be detached (PTRACE_DETACH fails with ESRCH): it is ours until its
+ * zombie is reaped.  A traced thread's zombie is reaped by its tracer only.
+ * And a group leader's exit is not reported while any other thread of its
+ * process is unreaped, so waiting for a dying leader before its threads
+ * blocks forever.  Hence non-leaders are let go first, and waiting for a
+ * leader also lets go (or reaps) the other threads of its process.
+ */
 struct killed {
 	pid_t *tids;
 	int n;
 };
 
+static void let_go(struct utrace_tracer *t, struct uthread *th,
+		   struct killed *killed);
+
+/* Is @th a group leader?  A new child's tgid is known from /proc only. */
+static bool is_leader(struct uthread *th)
+{
+	char buf[4096];
+	const char *v;
+
+	if (th->tid != th->tgid)
+		return false;
+	if ((th->orphan || th->state == TH_NEW) &&
+	    utrace__proc_status(th->tid, buf, sizeof(buf)) &&
+	    (v = utrace__proc_field(buf, "Tgid")))
+		th->tgid = atoi(v);
+	return th->tid == th->tgid;
+}
+
+/*
+ * The other threads of @tgid's process that hold its exit back: let go the
+ * ones we know (with @killed) and reap or detach those we trace unknowingly
+ * (new threads whose first stop never came to the loop).
+ */
+static void free_group(struct utrace_tracer *t, pid_t tgid,
+		       struct killed *killed)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", tgid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		pid_t tid = atoi(d->d_name);
+		struct uthread *th;
+		bool other;
+		int st;
+
+		if (tid <= 0 || tid == tgid)
+			continue;
+		th = utrace__thread_find(t, tid);
+		if (th) {
+			if (killed)
+				let_go(t, th, killed);
+			continue;
+		}
+		pthread_mutex_lock(&tracers_lock);
+		other = sibling_with(t, tid) != NULL;
+		pthread_mutex_unlock(&tracers_lock);
+		if (other || waitpid(tid, &st, __WALL | __WNOTHREAD | WNOHANG) <= 0)
+			continue;
+		/* Stopped: let it run on (ESRCH: dying, reaped next time). */
+		if (WIFSTOPPED(st))
+			ptrace(PTRACE_DETACH, tid, 0L, 0L);
+	}
+	closedir(dir);
+}
+
+/*
+ * Block for @tid's next wait status.  For a leader, poll, letting its
+ * process's other threads go meanwhile (see above).  Returns the pid, or
+ * -1 (ECHILD: reaped by someone else, or gone by execve).
+ */
+static pid_t wait_thread(struct utrace_tracer *t, pid_t tid, bool leader,
+			 int *status, struct killed *killed)
+{
+	long ns = 100000;
+	pid_t r;
+
+	if (!leader) {
+		while ((r = waitpid(tid, status, __WALL)) < 0 && errno == EINTR)
+			;
+		return r;
+	}
+	for (;;) {
+		struct timespec ts = { 0, ns };
+
+		r = waitpid(tid, status, __WALL | WNOHANG);
+		if (r != 0 && !(r < 0 && errno == EINTR))
+			return r;
+		free_group(t, tid, killed);
+		r = waitpid(tid, status, __WALL | WNOHANG);
+		if (r != 0 && !(r < 0 && errno == EINTR))
+			return r;
+		nanosleep(&ts, NULL);
+		if (ns < 5000000)
+			ns *= 2;
+	}
+}
+
+/* Wait for a running thread's next stop; false if it died instead. */
+static bool stop_now(struct utrace_tracer *t, struct uthread *th, int *status,
+		     struct killed *killed)
+{
+	if (utrace__take_queued(t, th->tid, status))
+		return WIFSTOPPED(*status);
+	if (th->state == TH_RUNNING)
+		ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
+	if (wait_thread(t, th->tid, is_leader(th), status, killed) < 0)
+		return false;
+	return WIFSTOPPED(*status);
+}
+
+/* Let one thread go, untraced and running (or killed, for KILL_ON_EXIT). */
 static void let_go(struct utrace_tracer *t, struct uthread *th,
 		   struct killed *killed)
 {
@@ -530,13 +634,13 @@ static void let_go(struct utrace_tracer *t, struct uthread *th,
 		kill(th->tid, SIGKILL);
 		if (k) {
 			/* Leaders are stored negated: they are waited for last. */
-			k[killed->n++] = th->tid == th->tgid ? -th->tid : th->tid;
+			k[killed->n++] = is_leader(th) ? -th->tid : th->tid;
 			killed->tids = k;
 		}
 		utrace__thread_free(th);
 		return;
 	}
-	if (!stopped && stop_now(t, th, &st)) {
+	if (!stopped && stop_now(t, th, &st, killed)) {
 		int event = st >> 16;
 
 		th->state = TH_STOPPED;
@@ -565,15 +669,34 @@ static void let_go(struct utrace_tracer *t, struct uthread *th,
 		return;
 	}
 	if (stopped) {
+		/*
+		 * ESRCH (SIGKILL woke it): it stays in the table as running,
+		 * and the next let_go waits for its death.
+		 */
 		utrace__release_thread(th);
 		return;
 	}
-	/* TH_NEW: its first stop is on its way. */
-	while (waitpid(th->tid, &st, __WALL) < 0 && errno == EINTR)
-		;
-	if (WIFSTOPPED(st))
+	/* TH_NEW: its first stop is on its way, or its death. */
+	if (wait_thread(t, th->tid, is_leader(th), &st, killed) > 0 &&
+	    WIFSTOPPED(st))
 		ptrace(PTRACE_DETACH, th->tid, 0L, 0L);
 	utrace__thread_free(th);
+}
+
+/* The next thread to let go: every non-leader before any leader. */
+static struct uthread *next_to_let_go(struct utrace_tracer *t)
+{
+	struct uthread *leader = NULL;
+
+	for (unsigned b = 0; b < t->nbuckets; b++) {
+		for (struct uthread *th = t->buckets[b]; th; th = th->hnext) {
+			if (!is_leader(th))
+				return th;
+			if (!leader)
+				leader = th;
+		}
+	}
+	return leader;
 }
 
 /*
@@ -581,7 +704,7 @@ static void let_go(struct utrace_tracer *t, struct uthread *th,
  * ours is left behind.  A group leader is reported only after its other
  * threads, so leaders are waited for last.
  */
-static void reap_killed(pid_t *tids, int n)
+static void reap_killed(struct utrace_tracer *t, pid_t *tids, int n)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < n; i++) {
@@ -589,16 +712,9 @@ static void reap_killed(pid_t *tids, int n)
 
 			if ((tids[i] > 0) != (pass == 0))
 				continue;
-			for (;;) {
-				if (waitpid(abs(tids[i]), &st, __WALL) < 0) {
-					if (errno == EINTR)
-						continue;
-					break;
-				}
-				if (!WIFSTOPPED(st))
-					break;
+			while (wait_thread(t, abs(tids[i]), pass == 1, &st,
+					   NULL) > 0 && WIFSTOPPED(st))
 				ptrace(PTRACE_CONT, abs(tids[i]), 0L, 0L);
-			}
 		}
 	}
 }
@@ -637,18 +753,11 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 			t->q[i].pid = 0;
 		}
 	}
-	while (t->nthreads) {
-		for (unsigned b = 0; b < t->nbuckets; b++) {
-			struct uthread *th = t->buckets[b];
-
-			if (th) {
-				let_go(t, th, &killed);
-				break;
-			}
-		}
-	}
+	while (t->nthreads)
+		let_go(t, next_to_let_go(t), &killed);
 	/* Whatever is left in the queue is for threads now gone. */
 	t->qlen = t->qpos = 0;
+	reap_killed(t, killed.tids, killed.n);
 	pthread_mutex_lock(&tracers_lock);
 	for (struct utrace_tracer **pp = &tracers; *pp; pp = &(*pp)->tnext) {
 		if (*pp == t) {
@@ -658,7 +767,6 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 	}
 	atomic_fetch_sub(&ntracers, 1);
 	pthread_mutex_unlock(&tracers_lock);
-	reap_killed(killed.tids, killed.n);
 	free(killed.tids);
 	if (t->efd >= 0)
 		close(t->efd);

@@ -176,6 +176,95 @@ TEST_T(free_with_seized_process, 10)
 	CHECK_EQ(WEXITSTATUS(st), 0);
 }
 
+/*
+ * Every thread of a spinning process held by an engine (QUIESCE, CLONE),
+ * then the process killed, then the tracer freed without another dispatch:
+ * the threads die under it while it lets them go.  It must return, and
+ * nothing may stay stopped or traced.  Repeated: the order in which the
+ * dying threads are seen varies from run to run.
+ */
+#define SK_THREADS 16
+#define SK_ROUNDS 50
+
+static uint32_t sk_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_CLONE) {
+		struct teng *c = t_attach(g_tracer, ev->arg, te->events,
+					  sk_hook);
+
+		c->user[1] = te->user[1];
+		utrace_engine_put(c->e);
+		return dflt;
+	}
+	if (ev->kind == K_QUIESCE && te->user[1]) {
+		te->user[0]++;
+		return UTRACE_STOP;
+	}
+	return dflt;
+}
+
+static void sk_round(int round)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	char nthreads[16];
+	pid_t pid, tids[SK_THREADS + 8];
+	struct teng *m;
+	int n, st, first;
+
+	snprintf(nthreads, sizeof(nthreads), "%d", SK_THREADS);
+	tengs_n = tlog_n = 0;
+	pid = t_spawn(t, NULL, "threads_spin", nthreads, "20000", NULL);
+	m = t_attach(t, pid, UTRACE_EVENT(QUIESCE) | UTRACE_EVENT(CLONE),
+		     sk_hook);
+	first = m->id;
+	if (!DISPATCH_UNTIL(t, tengs_n - first == SK_THREADS + 1, 5000)) {
+		fprintf(stderr, "# round %d: %d engines\n", round,
+			tengs_n - first);
+		CHECK(0);
+	}
+	for (int i = first; i < tengs_n; i++) {
+		int r;
+
+		tengs[i].user[1] = 1;
+		r = utrace_control(tengs[i].e, UTRACE_STOP);
+		CHECK(r == 0 || r == -EINPROGRESS);
+	}
+	CHECK(DISPATCH_UNTIL(t, ({
+		bool all = true;
+		for (int i = first; i < tengs_n; i++)
+			all = all && tengs[i].user[0] > 0 &&
+			      t_stopped(tengs[i].tid);
+		all; }), 5000));
+	n = t_tasks(pid, tids, SK_THREADS + 8);
+	CHECK_EQ(n, SK_THREADS + 1);
+
+	utrace_engine_put(m->e);
+	CHECK_EQ(kill(pid, SIGKILL), 0);
+	utrace_tracer_free(t);
+	CHECK_EQ(t_released_total, (round + 1) * (SK_THREADS + 1));
+	/* Untraced now: the zombie is ours to reap, and nothing is left. */
+	for (int i = 0; i < n; i++) {
+		int tp = t_tracer_pid(tids[i]);
+
+		CHECK(tp <= 0 || t_gone(tids[i]));
+		CHECK(!t_stopped(tids[i]));
+	}
+	st = t_waitpid(pid, 5000);
+	/* -1: the tracer reaped its own killed child already. */
+	if (st != -1 && (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)) {
+		fprintf(stderr, "# round %d: wait status %#x\n", round, st);
+		CHECK(0);
+	}
+	for (int i = 0; i < n; i++)
+		CHECK(t_gone(tids[i]));
+}
+
+TEST_T(free_after_sigkill_of_held_threads, 120)
+{
+	for (int round = 0; round < SK_ROUNDS; round++)
+		sk_round(round);
+}
+
 int main(void)
 {
 	return test_main();
