@@ -116,14 +116,83 @@ static void forked(void)
 	unlink("a");
 }
 
+/* Data read and written through every call strace dumps. */
+static void dump(void)
+{
+	static char big[300];
+	char b1[4], b2[8], b3[64], buf[512];
+	struct iovec w[3] = {
+		{ "ab", 2 }, { "", 0 }, { "cd", 2 },
+	}, r[2] = { { b1, sizeof(b1) }, { b2, sizeof(b2) } };
+	struct iovec m1[2] = { { "ping", 4 }, { "-pong", 5 } };
+	struct iovec m2[1] = { { b3, sizeof(b3) } };
+	struct msghdr mh = { .msg_iov = m1, .msg_iovlen = 2 };
+	struct mmsghdr mm[2];
+	int fd, sv[2], p[2], i;
+
+	for (i = 0; i < (int)sizeof(big); i++)
+		big[i] = (char)(i < 256 ? i : 'a' + i % 26);
+	fd = open("f", O_RDWR | O_CREAT | O_TRUNC, 0644);	/* 3 */
+	socketpair(AF_UNIX, SOCK_DGRAM, 0, sv);			/* 4, 5 */
+	pipe(p);						/* 6, 7 */
+	write(fd, "hello, world\n", 13);
+	write(fd, big, sizeof(big));
+	pwrite(fd, "xyz", 3, 2);
+	/* The empty buffer ends the dump, as strace's. */
+	writev(fd, w, 3);
+	pwritev(fd, w + 2, 1, 0);
+	pwritev2(fd, w, 1, 0, 0);
+	/* Failed: written data is dumped anyway, read data is not. */
+	write(p[0], "bad", 3);
+	read(p[1], buf, 1);
+	lseek(fd, 0, SEEK_SET);
+	read(fd, buf, 5);
+	pread(fd, buf, 4, 1);
+	/* 4 + 3 bytes: the second buffer is cut at what was read. */
+	lseek(fd, 0, SEEK_SET);
+	r[1].iov_len = 3;
+	readv(fd, r, 2);
+	r[1].iov_len = sizeof(b2);
+	preadv(fd, r, 2, 300);
+	preadv2(fd, r, 1, 0, 0);
+	read(fd, buf, 0);
+	sendto(sv[0], "hi there", 8, 0, NULL, 0);
+	recvfrom(sv[1], buf, sizeof(buf), 0, NULL, NULL);
+	sendmsg(sv[0], &mh, 0);
+	mh.msg_iov = m2;
+	mh.msg_iovlen = 1;
+	recvmsg(sv[1], &mh, 0);
+	memset(mm, 0, sizeof(mm));
+	mm[0].msg_hdr.msg_iov = m1;
+	mm[0].msg_hdr.msg_iovlen = 2;
+	mm[1].msg_hdr.msg_iov = w;
+	mm[1].msg_hdr.msg_iovlen = 1;
+	sendmmsg(sv[0], mm, 2, 0);
+	mm[0].msg_hdr.msg_iov = r;
+	mm[0].msg_hdr.msg_iovlen = 2;
+	mm[1].msg_hdr.msg_iov = m2;
+	mm[1].msg_hdr.msg_iovlen = 1;
+	recvmmsg(sv[1], mm, 2, MSG_DONTWAIT, NULL);
+	vmsplice(p[1], m1, 2, 0);
+	read(p[0], buf, sizeof(buf));
+	write(p[1], "to 7", 4);
+	read(p[0], buf, sizeof(buf));
+}
+
 int main(int argc, char **argv)
 {
 	const char *sec = argc > 1 ? argv[1] : "";
 
+	/* Whatever the caller left open: descriptors start at 3. */
+	syscall(SYS_close_range, 3, ~0U, 0);
+	if (chdir("/utrace-marker") == 0)
+		return 2;
 	if (!strcmp(sec, "paths"))
 		paths();
 	else if (!strcmp(sec, "fork"))
 		forked();
+	else if (!strcmp(sec, "dump"))
+		dump();
 	else
 		return 2;
 	syscall(SYS_exit_group, 3);

@@ -42,6 +42,14 @@ enum {
 
 #define MAX_INJECT	16
 
+/* A set of numbers as strace's -e read= takes it: listed, or all but. */
+struct num_set {
+	long *v;
+	int n;
+	bool not;
+};
+bool num_set_has(const struct num_set *s, long v);
+
 /* -P: the paths given and the real paths they resolve to. */
 struct path_set {
 	char **paths;
@@ -96,6 +104,8 @@ struct options {
 	int t_digits;			/* -T precision */
 	bool decode_pids;		/* -Y: pid<comm> in prefixes */
 	struct path_set trace_paths;	/* -P */
+	struct num_set read_fds;	/* -e read= */
+	struct num_set write_fds;	/* -e write= */
 	bool stack_trace;		/* -k */
 };
 
@@ -150,6 +160,12 @@ void trace_path_add(struct path_set *ps, const char *path);
 void trace_path_resolve(struct path_set *ps, bool quiet);
 bool trace_path_match(const struct path_set *ps, struct utrace_engine *e,
 		      pid_t tid, long nr, const unsigned long *args);
+
+/*
+ * -e read=, -e write= (dumpio.c): append to b the dumps strace prints
+ * after the line of the syscall c (at its exit), if any.
+ */
+void dump_io(struct sbuf *b, const struct dec_ctx *c);
 
 /* The syscall set every syscall engine registers (from -e trace=). */
 const long *trace_nrs(size_t *n);

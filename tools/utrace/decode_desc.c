@@ -105,7 +105,15 @@ void dec_iov(struct dec_ctx *c, unsigned long addr, unsigned long cnt,
 	dec_puts(c, "]");
 }
 
-bool d_readv(struct dec_ctx *c)
+/* preadv2 and pwritev2 flags. */
+static const struct xlat rwf_flags[] = {
+	XLAT_PAIR(0x01, "RWF_HIPRI"), XLAT_PAIR(0x02, "RWF_DSYNC"),
+	XLAT_PAIR(0x04, "RWF_SYNC"), XLAT_PAIR(0x08, "RWF_NOWAIT"),
+	XLAT_PAIR(0x10, "RWF_APPEND"), XLAT_END
+};
+
+/* readv, preadv (c->saved 1: the offset) and preadv2 (2: and flags). */
+static bool readv_common(struct dec_ctx *c)
 {
 	if (!c->exiting) {
 		dec_fd(c, IA(0));
@@ -119,7 +127,17 @@ bool d_readv(struct dec_ctx *c)
 		SEP();
 		dec_printf(c, "%ld", (long)A(3));
 	}
+	if (c->saved == 2) {
+		SEP();
+		dec_flags(c, rwf_flags, A(5), "RWF_???");
+	}
 	return true;
+}
+
+bool d_readv(struct dec_ctx *c)
+{
+	c->saved = 0;
+	return readv_common(c);
 }
 
 bool d_writev(struct dec_ctx *c)
@@ -145,7 +163,7 @@ bool d_writev(struct dec_ctx *c)
 bool d_preadv(struct dec_ctx *c)
 {
 	c->saved = 1;
-	return d_readv(c);
+	return readv_common(c);
 }
 
 bool d_pwritev(struct dec_ctx *c)
@@ -153,6 +171,20 @@ bool d_pwritev(struct dec_ctx *c)
 	d_writev(c);
 	SEP();
 	dec_printf(c, "%ld", (long)A(3));
+	return true;
+}
+
+bool d_preadv2(struct dec_ctx *c)
+{
+	c->saved = 2;
+	return readv_common(c);
+}
+
+bool d_pwritev2(struct dec_ctx *c)
+{
+	d_pwritev(c);
+	SEP();
+	dec_flags(c, rwf_flags, A(5), "RWF_???");
 	return true;
 }
 

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,6 +95,11 @@ void usage(FILE *f)
 "                          argument, or a descriptor open on it (repeatable)\n"
 "  -Z, --failed-only       same as -e status=failed\n"
 "  -z, --successful-only   same as -e status=successful\n"
+"  -e read=SET, --read=SET\n"
+"                          dump in hex and ASCII the data read from the\n"
+"                          descriptors in SET (numbers, !, all, none)\n"
+"  -e write=SET, --write=SET\n"
+"                          dump the data written to the descriptors in SET\n"
 "Output:\n"
 "  -o FILE, --output=FILE  write the trace to FILE instead of stderr;\n"
 "                          '|CMD' or '!CMD' pipes it to the shell command\n"
@@ -516,6 +522,50 @@ static void parse_inject(const char *val)
 	free(copy);
 }
 
+/* Long options of -e read= and -e write= (and of -v's -e abbrev=...). */
+enum { OPT_READ = 1024, OPT_WRITE };
+
+/*
+ * -e read=SET, -e write=SET: descriptors, "!" (repeatable) complementing,
+ * all, none; each option replaces the set, as strace's.
+ */
+static void parse_fd_set(struct num_set *set, const char *val)
+{
+	const char *s = val;
+	char *copy, *tok, *save = NULL;
+	bool any = false;
+
+	free(set->v);
+	memset(set, 0, sizeof(*set));
+	for (; *s == '!'; s++)
+		set->not = !set->not;
+	if (!strcmp(s, "none"))
+		return;
+	if (!strcmp(s, "all")) {
+		set->not = !set->not;
+		return;
+	}
+	copy = strdup(s);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long long v;
+
+		errno = 0;
+		v = strtoll(tok, &end, 10);
+		if (end == tok || *end || v < 0 || v > INT_MAX || errno)
+			die_plain("invalid descriptor '%s'", tok);
+		set->v = realloc(set->v, sizeof(*set->v) * (set->n + 1));
+		if (!set->v)
+			die_plain("out of memory");
+		set->v[set->n++] = (long)v;
+		any = true;
+	}
+	free(copy);
+	if (!any)
+		die_plain("invalid descriptor '%s'", val);
+}
+
 static bool quiet_set;		/* -e quiet= or --quiet seen */
 
 static void parse_expr(const char *e)
@@ -541,11 +591,20 @@ static void parse_expr(const char *e)
 		   (n == 6 && !strncmp(e, "silence", 6))) {
 		parse_quiet_set(v);
 		quiet_set = true;
+	} else if ((n == 4 && !strncmp(e, "read", 4)) ||
+		   (n == 5 && !strncmp(e, "reads", 5)) ||
+		   (n == 1 && *e == 'r')) {
+		parse_fd_set(&opt.read_fds, v);
+	} else if ((n == 5 && !strncmp(e, "write", 5)) ||
+		   (n == 6 && !strncmp(e, "writes", 6)) ||
+		   (n == 1 && *e == 'w')) {
+		parse_fd_set(&opt.write_fds, v);
 	} else if (n == 10 && !strncmp(e, "decode-fds", 10)) {
 		parse_decode_fds(v);
 	} else {
 		die("-e %.*s: not supported by utrace (supported: trace, "
-		    "signal, status, inject, quiet, decode-fds)", (int)n, e);
+		    "signal, status, inject, quiet, read, write, decode-fds)",
+		    (int)n, e);
 	}
 }
 
@@ -745,6 +804,10 @@ int parse_options(int argc, char **argv)
 		{ "attach", required_argument, NULL, 'p' },
 		{ "stack-traces", no_argument, NULL, 'k' },
 		{ "trace-path", required_argument, NULL, 'P' },
+		{ "read", required_argument, NULL, OPT_READ },
+		{ "read-fds", required_argument, NULL, OPT_READ },
+		{ "write", required_argument, NULL, OPT_WRITE },
+		{ "write-fds", required_argument, NULL, OPT_WRITE },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "version", no_argument, NULL, 'V' },
@@ -846,6 +909,8 @@ int parse_options(int argc, char **argv)
 		case 'z': opt.status_mask = ST_SUCCESSFUL; break;
 		case 'p': parse_pids(optarg); break;
 		case 'P': trace_path_add(&opt.trace_paths, optarg); break;
+		case OPT_READ: parse_fd_set(&opt.read_fds, optarg); break;
+		case OPT_WRITE: parse_fd_set(&opt.write_fds, optarg); break;
 		case OPT_JSON: opt.json = true; break;
 		case OPT_TIMELINE: opt.timeline = optarg; break;
 		case 'V':

@@ -611,6 +611,7 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 			sb_printf(&tail, " <%ld>", sec);
 	}
 	sb_putc(&tail, '\n');
+	dump_io(&tail, &t->dc);
 	out_write(o, tail.p, tail.len);
 	sb_free(&tail);
 	line_ended(o);
