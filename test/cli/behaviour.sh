@@ -292,8 +292,8 @@ t "-h lists every option" \
 "$U" -V >out
 t "-V" 'grep -q "^utrace -- version" out'
 bad "-ff with a piped -o" -ff -o '|cat' true
-bad "-yy is refused" -yy true
-bad "--decode-fds=socket is refused" --decode-fds=socket true
+bad "-yy with --decode-fds" -yy --decode-fds=socket true
+bad "--decode-fds=bogus" --decode-fds=bogus true
 bad "-q with --quiet=" -q --quiet=exit true
 bad "invalid quiet" --quiet=bogus true
 bad "--inject when=0" --inject=getpid:error=EPERM:when=0 true

@@ -77,7 +77,8 @@ struct options {
 	bool signal_set[65];		/* -e signal= */
 	unsigned status_mask;		/* -e status= */
 	int strsize;			/* -s */
-	bool decode_fds;		/* -y */
+	unsigned decode_fds;		/* -y, -yy, --decode-fds: DF_* */
+	bool decode_fds_given;		/* --decode-fds or -e decode-fds= */
 	bool syscall_times;		/* -T */
 	int timestamps;			/* -t count */
 	bool relative;			/* -r */

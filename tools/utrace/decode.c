@@ -243,14 +243,8 @@ void fd_path(pid_t pid, int fd, char *buf, size_t size)
 
 void dec_fd(struct dec_ctx *c, int fd)
 {
-	char path[PATH_MAX];
-
 	dec_printf(c, "%d", fd);
-	if (!c->decode_fds || fd < 0)
-		return;
-	fd_path(c->tid, fd, path, sizeof(path));
-	if (path[0])
-		dec_printf(c, "<%s>", path);
+	fd_decorate(c->out, c->sockets, c->tid, fd, c->decode_fds);
 }
 
 void dec_dirfd(struct dec_ctx *c, int fd)
@@ -260,7 +254,7 @@ void dec_dirfd(struct dec_ctx *c, int fd)
 		ssize_t n;
 
 		dec_puts(c, "AT_FDCWD");
-		if (!c->decode_fds)
+		if (!(c->decode_fds & DF_PATH))
 			return;
 		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)c->tid);
 		n = readlink(link, path, sizeof(path) - 1);
@@ -804,13 +798,9 @@ void decode_retval(struct dec_ctx *c, struct sbuf *b, bool injected)
 		break;
 	case RV_FD:
 		sb_printf(b, "%ld", r);
-		if (c->decode_fds && r >= 0) {
-			char path[PATH_MAX];
-
-			fd_path(c->tid, (int)r, path, sizeof(path));
-			if (path[0])
-				sb_printf(b, "<%s>", path);
-		}
+		if (r >= 0 && r <= INT_MAX)
+			fd_decorate(b, c->sockets, c->tid, (int)r,
+				    c->decode_fds);
 		break;
 	default:
 		sb_printf(b, "%ld", r);

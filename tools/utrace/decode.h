@@ -44,7 +44,8 @@ struct dec_ctx {
 	long ret;		/* valid when exiting */
 	bool exiting;
 	int strsize;		/* -s */
-	bool decode_fds;	/* -y */
+	unsigned decode_fds;	/* -y, -yy: DF_* */
+	struct sock_cache *sockets;	/* -yy: socket details found so far */
 	mem_read_fn mem_read;
 	void *mem_ctx;
 	struct sbuf *out;
@@ -129,6 +130,25 @@ const char *signame(int sig);
 const char *xlat_name(const struct xlat *x, unsigned long long v);
 void format_siginfo(struct sbuf *b, const siginfo_t *si);
 void fd_path(pid_t pid, int fd, char *buf, size_t size);
+/* --decode-fds=SET (-y: path, -yy: all): what follows a descriptor. */
+enum {
+	DF_PATH		= 1 << 0,	/* 3</etc/passwd> */
+	DF_SOCKET	= 1 << 1,	/* 3<TCP:[1.2.3.4:5->6.7.8.9:10]> */
+	DF_DEV		= 1 << 2,	/* 1</dev/null<char 1:3>> */
+	DF_PIDFD	= 1 << 3,	/* 4<pid:1234> */
+	DF_ALL		= 0xf,
+};
+/*
+ * Append "<...>" for descriptor fd of thread tid, as set asks; socket
+ * details found are kept in cache, shared (counted) by the threads, which
+ * may be NULL (sockdiag.c).
+ */
+struct sock_cache;
+struct sock_cache *sock_cache_new(void);
+struct sock_cache *sock_cache_get(struct sock_cache *c);
+void sock_cache_put(struct sock_cache *c);
+void fd_decorate(struct sbuf *out, struct sock_cache *cache, pid_t tid,
+		 int fd, unsigned set);
 
 /*
  * Per-syscall decoders (decode_<family>.c).  Each is called at entry and,

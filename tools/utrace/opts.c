@@ -113,8 +113,12 @@ void usage(FILE *f)
 "  --strings-in-hex=non-ascii-chars|none\n"
 "                          hex for non-ASCII and escaped characters; none\n"
 "  -y, --decode-fds[=path], -e decode-fds=path\n"
-"                          print the paths of file descriptors (-yy,\n"
-"                          socket, dev, pidfd: not supported)\n"
+"                          print the paths of file descriptors\n"
+"  -yy, --decode-fds=all   also socket endpoints (3<TCP:[1.2.3.4:80->\n"
+"                          5.6.7.8:40000]>, UDP, UNIX, NETLINK...), device\n"
+"                          numbers (0</dev/pts/0<char 136:0>>) and pidfds\n"
+"                          (5<pid:1234>); SET mixes path, socket, dev,\n"
+"                          pidfd, all, none, with a leading ! to negate\n"
 "  -Y, --decode-pids=comm  print the command name after line prefix pids:\n"
 "                          1234<sh> (pids in arguments stay plain);\n"
 "                          --decode-pids=pidns is accepted and does nothing\n"
@@ -379,32 +383,21 @@ static void parse_quiet_set(const char *val)
 				   sizeof(names) / sizeof(names[0]), Q_ALL);
 }
 
-/* -y, --decode-fds=SET: only the paths are decoded. */
+/*
+ * -y, --decode-fds=SET: path, socket, dev, pidfd, all, none; a leading !
+ * negates (-yy is all).
+ */
 static void parse_decode_fds(const char *val)
 {
-	char *copy = strdup(val), *tok, *save = NULL;
-	char *s = copy;
-	bool neg = false, path = false;
+	static const struct name_bits names[] = {
+		{ "path", DF_PATH }, { "socket", DF_SOCKET }, { "dev", DF_DEV },
+		{ "pidfd", DF_PIDFD }, { "all", DF_ALL }, { "none", 0 },
+	};
 
-	if (*s == '!') {
-		neg = true;
-		s++;
-	}
-	for (tok = strtok_r(s, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "path"))
-			path = true;
-		else if (!strcmp(tok, "none"))
-			continue;
-		else if (!strcmp(tok, "all") || !strcmp(tok, "dev") ||
-			 !strcmp(tok, "socket") || !strcmp(tok, "pidfd"))
-			die("--decode-fds=%s (-yy) is not supported: utrace "
-			    "decodes only paths (-y)", tok);
-		else
-			die_plain("invalid decode-fds '%s'", tok);
-	}
-	opt.decode_fds = neg ? !path : path;
-	free(copy);
+	opt.decode_fds = parse_name_set(val, "decode-fds", names,
+					sizeof(names) / sizeof(names[0]),
+					DF_ALL);
+	opt.decode_fds_given = true;
 }
 
 static long parse_num(const char *s, const char *what, long min)
@@ -934,11 +927,12 @@ int parse_options(int argc, char **argv)
 	    (*opt.outfile == '|' || *opt.outfile == '!'))
 		die("piping the output and -ff/--output-separately are "
 		    "mutually exclusive");
-	if (yflag >= 2)
-		die("-yy (--decode-fds=all: socket and device details) is not "
-		    "supported: utrace decodes only paths (-y)");
-	if (yflag)
-		opt.decode_fds = true;
+	if (yflag) {
+		if (opt.decode_fds_given)
+			die_plain("-y and --decode-fds cannot be provided "
+				  "simultaneously");
+		opt.decode_fds = yflag == 1 ? DF_PATH : DF_ALL;
+	}
 	/* As strace: only -e quiet=path-resolution silences this, not -qqq. */
 	trace_path_resolve(&opt.trace_paths, opt.quiet & Q_PATH);
 	if (qflag && quiet_set)

@@ -53,6 +53,7 @@ struct pthr {
 	struct sbuf stack;	/* -k: taken at entry, printed at exit */
 	bool stack_queued;
 	bool exec_first;	/* -k: the spawned command's own execve */
+	struct sock_cache *sockets;	/* -yy: shared by all threads */
 };
 
 static struct outf main_out;
@@ -418,6 +419,7 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
 	t->dc.strsize = opt.strsize;
 	t->dc.decode_fds = opt.decode_fds;
+	t->dc.sockets = t->sockets;
 	t->dc.mem_read = mem_read;
 	t->dc.mem_ctx = e;
 	t->dc.out = &t->line;
@@ -540,6 +542,8 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 		memset(&t->dc, 0, sizeof(t->dc));
 		t->dc.tid = t->tid;
 		t->dc.nr = sc.nr;
+		t->dc.decode_fds = opt.decode_fds;
+		t->dc.sockets = t->sockets;
 		t->dc.out = &t->line;
 		t->entry_len = 0;
 		t->done = true;
@@ -908,6 +912,7 @@ static void p_release(void *data)
 	sb_free(&t->prefix);
 	sb_free(&t->stack);
 	unwinder_put(t->uw);
+	sock_cache_put(t->sockets);
 	free(t);
 }
 
@@ -967,6 +972,11 @@ int printer_attach(pid_t tid)
 			return -EIO;
 		}
 		setvbuf(t->out->f, NULL, _IOFBF, 1 << 16);
+	}
+	if (opt.decode_fds & DF_SOCKET) {
+		/* strace keeps one cache of socket details for all */
+		t->sockets = threads ? sock_cache_get(threads->sockets) :
+				       sock_cache_new();
 	}
 	if (opt.stack_trace) {
 		err = stack_attach(t);
