@@ -16,7 +16,7 @@ $(O)/utrace: $(UTRACE_OBJS) $(STATIC)
 # The syscall table's own test links the table and the decoders.
 UTRACE_TABLE_OBJS := $(filter $(O)/tools/utrace/syscalls.o \
 	$(O)/tools/utrace/decode%.o $(O)/tools/utrace/xlat.o \
-	$(O)/tools/utrace/sbuf.o,$(UTRACE_OBJS))
+	$(O)/tools/utrace/sbuf.o $(O)/tools/utrace/sockdiag.o,$(UTRACE_OBJS))
 $(O)/test/unit/syscalls: test/unit/syscalls.c test/harness.h \
 		$(wildcard tools/utrace/*.h) $(UTRACE_TABLE_OBJS)
 	@mkdir -p $(dir $@)
