@@ -5,7 +5,8 @@
 # socketpair, a UNIX socket bound to "sock", a NETLINK_ROUTE socket,
 # /dev/null, a pidfd).  Ports, inodes and pids change from run to run:
 # every number of 1024 or more is renamed N1, N2... in order of first
-# appearance, so the same port, inode or pid keeps one name in a trace.
+# appearance, so the same port or inode keeps one name in a trace; the
+# pid (which can be small) is PID where it appears.
 O=${O:-build}
 case $O in /*) ;; *) O=$(pwd)/$O ;; esac
 U=$O/utrace
@@ -23,6 +24,8 @@ def rename(m):
     return names.setdefault(m.group(0), "N%d" % (len(names) + 1))
 for line in sys.stdin:
     line = re.sub(r"\) +=", ") =", line)
+    line = re.sub(r"(ROUTE:|getpid\(\) = |pidfd_open\(|<pid:)[0-9]+", r"\1PID",
+                  line)
     sys.stdout.write(re.sub(r"(?<![0-9])[0-9]{4,}(?![0-9])", rename, line))
 '
 }
