@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
+#include <time.h>
 #include <sys/types.h>
 #include <sys/user.h>
 
@@ -207,6 +208,89 @@ ssize_t utrace_mem_read_string(struct utrace_engine *e, uint64_t addr,
 /* -- Syscall sets (beyond the kernel API) -------------------------------- */
 
 int utrace_set_syscalls(struct utrace_engine *e, const long *nrs, size_t n);
+
+/* -- Engines' view of the tracer (beyond the kernel API) ---------------- */
+
+pid_t utrace_engine_tgid(const struct utrace_engine *e);
+
+/* utrace_syscall_changes(): what engines did to the current syscall */
+#define UTRACE_SYSCALL_CHANGED_NR	0x1	/* number set at entry */
+#define UTRACE_SYSCALL_CHANGED_ARGS	0x2	/* arguments set at entry */
+#define UTRACE_SYSCALL_CHANGED_ABORT	0x4	/* skipped (ABORT at entry) */
+#define UTRACE_SYSCALL_CHANGED_RETURN	0x8	/* return value set */
+
+int utrace_syscall_changes(struct utrace_engine *e);
+
+/* -- The queued-event layer (SPEC section 11, utrace(7)) ---------------- */
+
+struct utrace_queue;
+
+#define UTRACE_WATCH_PROCESS	0x0001	/* every thread of tid's process, now and later */
+#define UTRACE_WATCH_CHILDREN	0x0002	/* and every process it forks, recursively */
+
+struct utrace_event {
+	size_t size;			/* caller sets sizeof(struct utrace_event) */
+	uint64_t id;			/* unique within the queue, increasing */
+	pid_t tid;			/* the thread */
+	pid_t pid;			/* its process (thread group id) */
+	unsigned long type;		/* one UTRACE_EVENT() bit; 0: stopped by utrace_queue_stop */
+	bool held;			/* the thread waits for utrace_queue_reply(id) */
+	uint32_t action;		/* SIGNAL_*: the disposition bits report_signal gets */
+	struct utrace_syscall syscall;	/* SYSCALL_ENTRY, SYSCALL_EXIT */
+	siginfo_t info;			/* SIGNAL_* */
+	unsigned long clone_flags;	/* CLONE */
+	pid_t child;			/* CLONE: the new thread or process */
+	pid_t former_tid;		/* EXEC */
+	int status;			/* EXIT: exit code; DEATH: wait status */
+	bool group_dead;		/* DEATH */
+	int jctl_type;			/* JCTL: CLD_STOPPED or CLD_CONTINUED */
+	struct timespec time;		/* CLOCK_MONOTONIC, when the tracer saw it */
+};
+
+#define UTRACE_REPLY_RETURN	0x1	/* set the syscall's return value (exit; entry with ABORT) */
+#define UTRACE_REPLY_ARGS	0x2	/* set the syscall's arguments (entry) */
+#define UTRACE_REPLY_SIGINFO	0x4	/* deliver this siginfo instead (signal events) */
+
+struct utrace_reply {
+	size_t size;			/* sizeof(struct utrace_reply) */
+	uint32_t action;		/* as a callback returns: resume action | syscall or signal action */
+	unsigned flags;			/* UTRACE_REPLY_* */
+	long ret;
+	unsigned long args[6];
+	siginfo_t info;
+};
+
+struct utrace_iov {
+	uint64_t addr;
+	void *buf;
+	size_t len;
+};
+
+/* Records waiting unread above which events hold their threads. */
+#define UTRACE_QUEUE_LIMIT	65536
+
+int utrace_queue_new(struct utrace_tracer *t, struct utrace_queue **out);
+void utrace_queue_free(struct utrace_queue *q);
+int utrace_queue_fd(struct utrace_queue *q);
+int utrace_queue_watch(struct utrace_queue *q, pid_t tid, unsigned flags,
+		       unsigned long events, unsigned long hold);
+int utrace_queue_unwatch(struct utrace_queue *q, pid_t tid, unsigned flags);
+int utrace_queue_set_syscalls(struct utrace_queue *q, pid_t tid,
+			      const long *nrs, size_t n);
+int utrace_queue_next(struct utrace_queue *q, struct utrace_event *ev,
+		      int timeout_ms);
+int utrace_queue_reply(struct utrace_queue *q, uint64_t id,
+		       const struct utrace_reply *r);
+int utrace_queue_stop(struct utrace_queue *q, pid_t pid, int timeout_ms);
+int utrace_queue_resume(struct utrace_queue *q, pid_t pid);
+int utrace_queue_regs_get(struct utrace_queue *q, pid_t tid,
+			  struct user_regs_struct *regs);
+int utrace_queue_regs_set(struct utrace_queue *q, pid_t tid,
+			  const struct user_regs_struct *regs);
+ssize_t utrace_queue_mem_readv(struct utrace_queue *q, pid_t tid,
+			       const struct utrace_iov *iov, size_t n);
+ssize_t utrace_queue_mem_writev(struct utrace_queue *q, pid_t tid,
+				const struct utrace_iov *iov, size_t n);
 
 #ifdef __cplusplus
 }

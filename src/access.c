@@ -134,6 +134,8 @@ static int op_set_entry(struct uthread *th, struct acc *a)
 		memcpy(th->sc.args, a->args, sizeof(th->sc.args));
 	else
 		th->sc.nr = a->v;
+	th->changes |= a->args ? UTRACE_SYSCALL_CHANGED_ARGS :
+				 UTRACE_SYSCALL_CHANGED_NR;
 	args_to_regs(th);
 	return 0;
 }
@@ -157,6 +159,8 @@ static int op_set_return(struct uthread *th, struct acc *a)
 {
 	int err;
 
+	if (at_entry(th) || at_exit(th))
+		th->changes |= UTRACE_SYSCALL_CHANGED_RETURN;
 	if (at_entry(th)) {
 		/* Used if the entry pass ends in UTRACE_SYSCALL_ABORT. */
 		th->ret_set = true;
@@ -179,6 +183,25 @@ UTRACE_EXPORT int utrace_syscall_set_return(struct utrace_engine *e, long ret)
 	struct acc a = { .e = e, .fn = op_set_return, .v = ret };
 
 	return access_call(&a);
+}
+
+static int op_changes(struct uthread *th, struct acc *a)
+{
+	a->ret = at_entry(th) || at_exit(th) ? th->changes : 0;
+	return 0;
+}
+
+/**
+ * utrace_syscall_changes - what engines did to the syscall the thread is at
+ * Returns UTRACE_SYSCALL_CHANGED_* bits (0 when not at a syscall stop), or
+ * -EBUSY, -ESRCH, -EINVAL.  See utrace_syscall_changes(3).
+ */
+UTRACE_EXPORT int utrace_syscall_changes(struct utrace_engine *e)
+{
+	struct acc a = { .e = e, .fn = op_changes };
+	int err = access_call(&a);
+
+	return err ? err : (int)a.ret;
 }
 
 /* -- Registers ------------------------------------------------------------------ */

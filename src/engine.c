@@ -37,6 +37,7 @@ struct utrace_engine *utrace__engine_new(struct uthread *th,
 	atomic_init(&e->refs, 2);	/* the caller's and the attachment's */
 	atomic_init(&e->flags, 0);
 	atomic_init(&e->tid, th->tid);
+	atomic_init(&e->tgid, th->tgid);
 	if (th->in_pass) {
 		/* Joins at the start of the next pass (report.c). */
 		struct utrace_engine **pp = &th->ahead;
@@ -261,6 +262,15 @@ UTRACE_EXPORT void utrace_engine_put(struct utrace_engine *e)
 UTRACE_EXPORT pid_t utrace_engine_tid(const struct utrace_engine *e)
 {
 	return e ? atomic_load(&((struct utrace_engine *)e)->tid) : -1;
+}
+
+/**
+ * utrace_engine_tgid - the thread group id (process id) of the engine's thread
+ * Any thread may call it; -1 for NULL.  See utrace_engine_tgid(3).
+ */
+UTRACE_EXPORT pid_t utrace_engine_tgid(const struct utrace_engine *e)
+{
+	return e ? atomic_load(&((struct utrace_engine *)e)->tgid) : -1;
 }
 
 UTRACE_EXPORT void *utrace_engine_data(const struct utrace_engine *e)

@@ -35,6 +35,7 @@ struct utrace_engine {
 	atomic_int refs;
 	atomic_uint flags;
 	atomic_int tid;
+	atomic_int tgid;
 	struct utrace_tracer *t;
 	struct uthread *th;		/* NULL once unlinked */
 	struct utrace_engine *prev, *next;
@@ -131,6 +132,7 @@ struct uthread {
 	bool abort_pending;	/* exit of an aborted syscall comes next */
 	bool ret_set;
 	long ret_val;
+	unsigned changes;	/* UTRACE_SYSCALL_CHANGED_* of this syscall */
 	/* signals owed to the program, sent as placeholders (signal.c) */
 	struct utrace__pend *pend;
 	/* held (HOLD) at this signal-delivery stop: reported again here */
@@ -179,6 +181,7 @@ struct utrace_tracer {
 	int efd;				/* utrace_fd, -1 until asked */
 	bool waiter_started, waiter_stop;
 	pthread_t waiter;
+	struct utrace_queue *queues;		/* queue.c: polled after dispatch */
 };
 
 /* loop.c */
@@ -247,6 +250,9 @@ void utrace__pass_end(struct uthread *th);
 void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status);
 bool utrace__take_queued(struct utrace_tracer *t, pid_t pid, int *status);
 void utrace__signal_pass(struct uthread *th, bool set_info);
+
+/* queue.c */
+void utrace__queue_poll(struct utrace_tracer *t);
 
 /* proc.c */
 bool utrace__proc_status(pid_t tid, char *buf, size_t size);

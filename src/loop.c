@@ -401,6 +401,8 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 	n = handle_queue(t);
 	run_requests(t);
 	utrace__settle_all(t);
+	if (t->queues)
+		utrace__queue_poll(t);
 	bump_gen(t);
 	return n;
 }

@@ -45,6 +45,7 @@ static void syscall_entry(struct uthread *th, const struct ptrace_syscall_info *
 	th->sc.ip = in->instruction_pointer;
 	th->sc.sp = in->stack_pointer;
 	th->abort = th->abort_pending = th->ret_set = false;
+	th->changes = 0;
 	event_init(&ev, EV_SYSCALL_ENTRY);
 	ev.nr = th->sc.nr;
 	if (utrace__wants(th, &ev))
@@ -71,6 +72,9 @@ static void syscall_exit(struct uthread *th, const struct ptrace_syscall_info *i
 			th->regs_dirty = true;
 			th->sc.ret = th->ret_val;
 		}
+	} else if (th->ret_set) {
+		/* Set at an entry that was not aborted: it was not used. */
+		th->changes &= ~UTRACE_SYSCALL_CHANGED_RETURN;
 	}
 	th->ret_set = false;
 	event_init(&ev, EV_SYSCALL_EXIT);

@@ -130,10 +130,14 @@ void utrace__thread_rehash(struct uthread *th, pid_t tid)
 	table_remove(th->t, th);
 	th->tid = tid;
 	table_insert(th->t, th);
-	for (struct utrace_engine *e = th->head; e; e = e->next)
+	for (struct utrace_engine *e = th->head; e; e = e->next) {
 		atomic_store(&e->tid, tid);
-	for (struct utrace_engine *e = th->ahead; e; e = e->next)
+		atomic_store(&e->tgid, tid);	/* only an exec moves a thread */
+	}
+	for (struct utrace_engine *e = th->ahead; e; e = e->next) {
 		atomic_store(&e->tid, tid);
+		atomic_store(&e->tgid, tid);
+	}
 }
 
 void utrace__thread_free(struct uthread *th)
@@ -258,6 +262,7 @@ static void regs_flush(struct uthread *th)
 		th->regs.orig_rax = (unsigned long)-1;
 		th->regs_dirty = true;
 		th->abort_pending = true;
+		th->changes |= UTRACE_SYSCALL_CHANGED_ABORT;
 	}
 	if (th->regs_dirty)
 		ptrace(PTRACE_SETREGS, th->tid, 0L, &th->regs);
