@@ -72,3 +72,21 @@ else
 	echo "not ok - -k with -c warns"
 	sed 's/^/# /' "$tmp/err"
 fi
+
+# Modules loaded after start (dlopen: mmap, which -e trace=write does not
+# show) appear in the frames: the module list is read again after them.
+if python3 -c 'import ctypes' 2>/dev/null; then
+	# The first write reads the module list, before ctypes is loaded.
+	"$U" -k -e trace=write -o "$tmp/out" python3 -c "import os; \
+os.write(1, b'a'); import ctypes; ctypes.CDLL(None).write(1, b'x', 1)" \
+		>/dev/null
+	if sed -n '/^write(1, "x", 1)/,/^[^ ]/p' "$tmp/out" |
+	   grep -q '^ > [^ ]*/_ctypes[^ /]*\.so('; then
+		echo "ok - -k: a module dlopen()ed later is in the frames"
+	else
+		echo "not ok - -k: a module dlopen()ed later is in the frames"
+		sed 's/^/# /' "$tmp/out" | tail -20
+	fi
+else
+	echo "ok - -k: a module dlopen()ed later # SKIP no python3 ctypes"
+fi
