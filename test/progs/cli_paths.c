@@ -179,6 +179,44 @@ static void dump(void)
 	read(p[0], buf, sizeof(buf));
 }
 
+/* Structures strace abbreviates without -v, arrays longer than -s 4. */
+static void verbose(void)
+{
+	static const struct timespec ts[2] = {
+		{ 1577934245, 123456789 }, { 1577934245, 0 },
+	};
+	char *args[] = { "a", "b", "c", "d", "e", "f", NULL };
+	char *env[] = { "A=1", "B=2", "C=3", "D=4", "E=5", "F=6", NULL };
+	struct pollfd pf[6];
+	struct rusage ru;
+	struct utsname u;
+	struct statx stx;
+	struct stat st;
+	pid_t pid;
+	int fd, i, ws;
+
+	fd = open("v", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	write(fd, "hello", 5);
+	futimens(fd, ts);
+	stat("v", &st);
+	lstat("v", &st);
+	fstat(fd, &st);
+	fstatat(AT_FDCWD, "v", &st, 0);
+	statx(AT_FDCWD, "v", 0, STATX_BASIC_STATS, &stx);
+	uname(&u);
+	pid = fork();
+	if (pid == 0)
+		syscall(SYS_exit_group, 0);
+	wait4(pid, &ws, 0, &ru);
+	execve("/nonexistent/prog", args, env);
+	for (i = 0; i < 6; i++) {
+		pf[i].fd = fd;
+		pf[i].events = POLLIN;
+	}
+	poll(pf, 6, 0);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *sec = argc > 1 ? argv[1] : "";
@@ -193,6 +231,8 @@ int main(int argc, char **argv)
 		forked();
 	else if (!strcmp(sec, "dump"))
 		dump();
+	else if (!strcmp(sec, "verbose"))
+		verbose();
 	else
 		return 2;
 	syscall(SYS_exit_group, 3);

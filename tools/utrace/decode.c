@@ -69,7 +69,7 @@ bool out_ok(struct dec_ctx *c, unsigned long addr)
 
 bool dec_array_cut(struct dec_ctx *c, unsigned long i)
 {
-	if (i < (unsigned long)c->strsize)
+	if (c->no_abbrev || i < (unsigned long)c->strsize)
 		return false;
 	dec_puts(c, i ? ", ..." : "...");
 	return true;

@@ -46,6 +46,7 @@ struct dec_ctx {
 	int strsize;		/* -s */
 	unsigned decode_fds;	/* -y, -yy: DF_* */
 	struct sock_cache *sockets;	/* -yy: socket details found so far */
+	bool no_abbrev;		/* -v: structures and arrays in full */
 	mem_read_fn mem_read;
 	void *mem_ctx;
 	struct sbuf *out;

@@ -586,7 +586,7 @@ static void poll_result(struct dec_ctx *c, unsigned long addr,
 		if (!pf.revents)
 			continue;
 		p = app(p, end, "%s", p == start ? "[" : ", ");
-		if (printed + 1 > c->strsize) {
+		if (!c->no_abbrev && printed + 1 > c->strsize) {
 			p = app(p, end, "...");
 			break;
 		}

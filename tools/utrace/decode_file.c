@@ -39,6 +39,15 @@ static void put_dev(struct dec_ctx *c, unsigned long long dev)
 	dec_printf(c, "makedev(%#x, %#x)", major(dev), minor(dev));
 }
 
+/* -v: ", st_atime=N (a date comment), st_atime_nsec=N" */
+static void put_stat_time(struct dec_ctx *c, const char *name, long long sec,
+			  long nsec)
+{
+	dec_printf(c, ", st_%s=%lld", name, sec);
+	dec_time_comment(c, sec, nsec);
+	dec_printf(c, ", st_%s_nsec=%lu", name, (unsigned long)nsec);
+}
+
 static void dec_stat(struct dec_ctx *c, unsigned long addr)
 {
 	struct stat st;
@@ -49,15 +58,94 @@ static void dec_stat(struct dec_ctx *c, unsigned long addr)
 		dec_ptr(c, addr);
 		return;
 	}
-	dec_puts(c, "{st_mode=");
+	dec_puts(c, "{");
+	if (c->no_abbrev) {
+		dec_puts(c, "st_dev=");
+		put_dev(c, st.st_dev);
+		dec_printf(c, ", st_ino=%llu, ", (unsigned long long)st.st_ino);
+	}
+	dec_puts(c, "st_mode=");
 	put_mode_type(c, st.st_mode);
+	if (c->no_abbrev)
+		dec_printf(c, ", st_nlink=%llu, st_uid=%u, st_gid=%u, "
+			   "st_blksize=%llu, st_blocks=%llu",
+			   (unsigned long long)st.st_nlink, st.st_uid,
+			   st.st_gid, (unsigned long long)st.st_blksize,
+			   (unsigned long long)st.st_blocks);
 	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
 		dec_puts(c, ", st_rdev=");
 		put_dev(c, st.st_rdev);
 	} else {
 		dec_printf(c, ", st_size=%lld", (long long)st.st_size);
 	}
-	dec_puts(c, ", ...}");
+	if (!c->no_abbrev) {
+		dec_puts(c, ", ...}");
+		return;
+	}
+	put_stat_time(c, "atime", st.st_atim.tv_sec, st.st_atim.tv_nsec);
+	put_stat_time(c, "mtime", st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	put_stat_time(c, "ctime", st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	dec_puts(c, "}");
+}
+
+static void put_statx_ts(struct dec_ctx *c, const char *name,
+			 const struct statx_timestamp *t)
+{
+	dec_printf(c, ", %s={tv_sec=%lld, tv_nsec=%u}", name,
+		   (long long)t->tv_sec, t->tv_nsec);
+	dec_time_comment(c, t->tv_sec, (long)t->tv_nsec);
+}
+
+/* -v: every field, those of the mask only where strace shows so. */
+static void put_statx_full(struct dec_ctx *c, const struct statx *st)
+{
+	unsigned m = st->stx_mask;
+
+	dec_puts(c, "{stx_mask=");
+	dec_flags(c, xlat_statx_mask, m, "STATX_???");
+	dec_printf(c, ", stx_blksize=%u, stx_attributes=", st->stx_blksize);
+	dec_flags(c, xlat_statx_attrs, st->stx_attributes, "STATX_ATTR_???");
+	if (m & STATX_NLINK)
+		dec_printf(c, ", stx_nlink=%u", st->stx_nlink);
+	if (m & STATX_UID)
+		dec_printf(c, ", stx_uid=%u", st->stx_uid);
+	if (m & STATX_GID)
+		dec_printf(c, ", stx_gid=%u", st->stx_gid);
+	if (m & (STATX_TYPE | STATX_MODE)) {
+		dec_puts(c, ", stx_mode=");
+		put_mode_type(c, st->stx_mode);
+	}
+	if (m & STATX_INO)
+		dec_printf(c, ", stx_ino=%llu",
+			   (unsigned long long)st->stx_ino);
+	if (m & STATX_SIZE)
+		dec_printf(c, ", stx_size=%llu",
+			   (unsigned long long)st->stx_size);
+	if (m & STATX_BLOCKS)
+		dec_printf(c, ", stx_blocks=%llu",
+			   (unsigned long long)st->stx_blocks);
+	dec_puts(c, ", stx_attributes_mask=");
+	dec_flags(c, xlat_statx_attrs, st->stx_attributes_mask,
+		  "STATX_ATTR_???");
+	if (m & STATX_ATIME)
+		put_statx_ts(c, "stx_atime", &st->stx_atime);
+	if (m & STATX_BTIME)
+		put_statx_ts(c, "stx_btime", &st->stx_btime);
+	if (m & STATX_CTIME)
+		put_statx_ts(c, "stx_ctime", &st->stx_ctime);
+	if (m & STATX_MTIME)
+		put_statx_ts(c, "stx_mtime", &st->stx_mtime);
+	dec_printf(c, ", stx_rdev_major=%u, stx_rdev_minor=%u, "
+		   "stx_dev_major=%u, stx_dev_minor=%u", st->stx_rdev_major,
+		   st->stx_rdev_minor, st->stx_dev_major, st->stx_dev_minor);
+	if (m & 0x1000U)	/* STATX_MNT_ID */
+		dec_printf(c, ", stx_mnt_id=%#llx",
+			   (unsigned long long)st->stx_mnt_id);
+	if (m & 0x2000U)	/* STATX_DIOALIGN */
+		dec_printf(c, ", stx_dio_mem_align=%u, "
+			   "stx_dio_offset_align=%u", st->stx_dio_mem_align,
+			   st->stx_dio_offset_align);
+	dec_puts(c, "}");
 }
 
 static void dec_statx(struct dec_ctx *c, unsigned long addr)
@@ -68,6 +156,10 @@ static void dec_statx(struct dec_ctx *c, unsigned long addr)
 		return;
 	if (!dec_read(c, addr, &st, sizeof(st))) {
 		dec_ptr(c, addr);
+		return;
+	}
+	if (c->no_abbrev) {
+		put_statx_full(c, &st);
 		return;
 	}
 	dec_puts(c, "{stx_mask=");

@@ -33,7 +33,23 @@ bool d_uname(struct dec_ctx *c)
 	dec_puts(c, ", nodename=");
 	dec_quoted(c->out, (unsigned char *)u.nodename, sizeof(u.nodename),
 		   true);
-	dec_puts(c, ", ...}");
+	if (!c->no_abbrev) {
+		dec_puts(c, ", ...}");
+		return true;
+	}
+	dec_puts(c, ", release=");
+	dec_quoted(c->out, (unsigned char *)u.release, sizeof(u.release),
+		   true);
+	dec_puts(c, ", version=");
+	dec_quoted(c->out, (unsigned char *)u.version, sizeof(u.version),
+		   true);
+	dec_puts(c, ", machine=");
+	dec_quoted(c->out, (unsigned char *)u.machine, sizeof(u.machine),
+		   true);
+	dec_puts(c, ", domainname=");
+	dec_quoted(c->out, (unsigned char *)u.domainname,
+		   sizeof(u.domainname), true);
+	dec_puts(c, "}");
 	return true;
 }
 

@@ -66,7 +66,7 @@ bool d_execve(struct dec_ctx *c)
 	SEP();
 	put_str_array(c, A(1), true);
 	SEP();
-	put_str_array(c, A(2), false);
+	put_str_array(c, A(2), c->no_abbrev);
 	return false;
 }
 
@@ -80,7 +80,7 @@ bool d_execveat(struct dec_ctx *c)
 	SEP();
 	put_str_array(c, A(2), true);
 	SEP();
-	put_str_array(c, A(3), false);
+	put_str_array(c, A(3), c->no_abbrev);
 	SEP();
 	dec_flags(c, xlat_at_flags, A(4), NULL);
 	return false;
@@ -250,7 +250,18 @@ static void put_rusage(struct dec_ctx *c, unsigned long addr)
 	put_timeval(c, &ru.ru_utime);
 	dec_puts(c, ", ru_stime=");
 	put_timeval(c, &ru.ru_stime);
-	dec_puts(c, ", ...}");
+	if (!c->no_abbrev) {
+		dec_puts(c, ", ...}");
+		return;
+	}
+	dec_printf(c, ", ru_maxrss=%lu, ru_ixrss=%lu, ru_idrss=%lu, "
+		   "ru_isrss=%lu, ru_minflt=%lu, ru_majflt=%lu, ru_nswap=%lu, "
+		   "ru_inblock=%lu, ru_oublock=%lu, ru_msgsnd=%lu, "
+		   "ru_msgrcv=%lu, ru_nsignals=%lu, ru_nvcsw=%lu, "
+		   "ru_nivcsw=%lu}", ru.ru_maxrss, ru.ru_ixrss, ru.ru_idrss,
+		   ru.ru_isrss, ru.ru_minflt, ru.ru_majflt, ru.ru_nswap,
+		   ru.ru_inblock, ru.ru_oublock, ru.ru_msgsnd, ru.ru_msgrcv,
+		   ru.ru_nsignals, ru.ru_nvcsw, ru.ru_nivcsw);
 }
 
 bool d_wait4(struct dec_ctx *c)

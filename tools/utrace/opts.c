@@ -49,7 +49,7 @@ static void die_plain(const char *fmt, ...)
 void usage(FILE *f)
 {
 	fputs(
-"Usage: utrace [-fCciknqrTtwYyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE]\n"
+"Usage: utrace [-fCciknqrTtvwYyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE]\n"
 "              [-p PID]... [-P PATH]... [-s STRSIZE] [-S SORTBY]\n"
 "              [--inject=SET:...] [--quiet=SET] [--seccomp-bpf] [--json]\n"
 "              [--timeline FILE]\n"
@@ -112,6 +112,9 @@ void usage(FILE *f)
 "                          print every byte of strings in hex\n"
 "  --strings-in-hex=non-ascii-chars|none\n"
 "                          hex for non-ASCII and escaped characters; none\n"
+"  -v, --no-abbrev         print structures and arrays unabbreviated: every\n"
+"                          field of stat, statx, rusage, uname, execve's\n"
+"                          environment, arrays past -s elements\n"
 "  -y, --decode-fds[=path], -e decode-fds=path\n"
 "                          print the paths of file descriptors\n"
 "  -yy, --decode-fds=all   also socket endpoints (3<TCP:[1.2.3.4:80->\n"
@@ -797,6 +800,7 @@ int parse_options(int argc, char **argv)
 		{ "attach", required_argument, NULL, 'p' },
 		{ "stack-traces", no_argument, NULL, 'k' },
 		{ "trace-path", required_argument, NULL, 'P' },
+		{ "no-abbrev", no_argument, NULL, 'v' },
 		{ "read", required_argument, NULL, OPT_READ },
 		{ "read-fds", required_argument, NULL, OPT_READ },
 		{ "write", required_argument, NULL, OPT_WRITE },
@@ -817,7 +821,7 @@ int parse_options(int argc, char **argv)
 	for (i = 1; i <= 64; i++)
 		opt.signal_set[i] = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:fo:e:s:xyTtrcCS:wqZzp:P:nikYa:E:I:Vh",
+	while ((c = getopt_long(argc, argv, "+:fo:e:s:xvyTtrcCS:wqZzp:P:nikYa:E:I:Vh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': follow++; break;
@@ -902,6 +906,7 @@ int parse_options(int argc, char **argv)
 		case 'z': opt.status_mask = ST_SUCCESSFUL; break;
 		case 'p': parse_pids(optarg); break;
 		case 'P': trace_path_add(&opt.trace_paths, optarg); break;
+		case 'v': opt.no_abbrev = true; break;
 		case OPT_READ: parse_fd_set(&opt.read_fds, optarg); break;
 		case OPT_WRITE: parse_fd_set(&opt.write_fds, optarg); break;
 		case OPT_JSON: opt.json = true; break;

@@ -1,0 +1,56 @@
+#!/bin/sh
+# -v / --no-abbrev: run the "verbose" section of test/progs/cli_paths with
+# -s 4, with and without -v, and diff with recordings of strace 6.1 made
+# with the same options (fields that depend on the file system, the
+# machine or the clock masked: device, inode, ids, blocks, ctime, uname's
+# strings, rusage counts).
+O=${O:-build}
+case $O in /*) ;; *) O=$(pwd)/$O ;; esac
+U=$O/utrace
+exp=$(dirname "$0")/expected
+case $exp in /*) ;; *) exp=$(pwd)/$exp ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+P=$O/test/progs/cli_paths
+T=chdir,execve,newfstatat,fstat,stat,lstat,statx,uname,wait4,poll
+
+norm() {
+	sed -E -e 's/0x[0-9a-f]{8,}/ADDR/g' \
+	    -e 's/st_dev=makedev\([^)]*\)/st_dev=DEV/' \
+	    -e 's/(st_ino|st_uid|st_gid|st_blksize|st_blocks)=[0-9]+/\1=N/g' \
+	    -e 's|st_ctime=[0-9]+ /\* [^*]* \*/, st_ctime_nsec=[0-9]+|st_ctime=CTIME|' \
+	    -e 's/stx_mask=[A-Z_|]+/stx_mask=MASK/' \
+	    -e 's/(stx_attributes|stx_attributes_mask)=[A-Z_|0-9]+/\1=ATTRS/g' \
+	    -e 's/(stx_blksize|stx_uid|stx_gid|stx_ino|stx_blocks|stx_dev_major|stx_dev_minor)=[0-9]+/\1=N/g' \
+	    -e 's|, stx_btime=\{[^}]*\} /\* [^*]* \*/||' \
+	    -e 's|stx_ctime=\{[^}]*\} /\* [^*]* \*/|stx_ctime=CTIME|' \
+	    -e 's/stx_mnt_id=0x[0-9a-f]+/stx_mnt_id=ID/' \
+	    -e 's/(nodename|release|version|domainname)="[^"]*"/\1=S/g' \
+	    -e 's/^wait4\([0-9]+,(.*) = [0-9]+$/wait4(PID,\1 = PID/' \
+	    -e 's/(ru_[a-z]+|tv_usec)=[0-9]+/\1=N/g' \
+	    -e 's/\) +(= [^=]*)$/) \1/'
+}
+
+check() {	# name, expected file, options...
+	name=$1; file=$2; shift 2
+	rm -rf "$tmp/w" && mkdir "$tmp/w"
+	(cd "$tmp/w" && TZ=UTC exec "$U" -o "$tmp/out" -s 4 -e signal=none \
+		-e trace=$T "$@" "$P" verbose </dev/null >/dev/null 2>"$tmp/err")
+	rc=$?
+	sed -n '/utrace-marker/,$p' "$tmp/out" | norm >"$tmp/got"
+	if [ $rc -ne 3 ]; then
+		echo "not ok - $name: exit status $rc, expected 3"
+		sed 's/^/# /' "$tmp/err"
+	elif grep -v '^--- SIG' "$exp/$file" | norm >"$tmp/want" &&
+	     diff -u "$tmp/want" "$tmp/got" | sed 's/^/# /' >&2 &&
+	     cmp -s "$tmp/want" "$tmp/got"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+	fi
+}
+
+check "without -v: stat, statx, uname, rusage, execve, poll abbreviated" \
+	verbose-abbrev.out
+check "-v: in full" verbose-v.out -v
+check "--no-abbrev" verbose-v.out --no-abbrev
