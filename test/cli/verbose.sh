@@ -13,6 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 P=$O/test/progs/cli_paths
 T=chdir,execve,newfstatat,fstat,stat,lstat,statx,uname,wait4,poll
+T=$T,getdents64,getdents
 
 norm() {
 	sed -E -e 's/0x[0-9a-f]{8,}/ADDR/g' \
@@ -28,6 +29,8 @@ norm() {
 	    -e 's/(nodename|release|version|domainname)="[^"]*"/\1=S/g' \
 	    -e 's/^wait4\([0-9]+,(.*) = [0-9]+$/wait4(PID,\1 = PID/' \
 	    -e 's/(ru_[a-z]+|tv_usec)=[0-9]+/\1=N/g' \
+	    -e 's/d_ino=[0-9]+, d_off=[0-9]+/d_ino=N, d_off=N/g' \
+	    -e 's/d_name="\.\.?"/d_name=DOT/g' \
 	    -e 's/\) +(= [^=]*)$/) \1/'
 }
 
@@ -50,7 +53,7 @@ check() {	# name, expected file, options...
 	fi
 }
 
-check "without -v: stat, statx, uname, rusage, execve, poll abbreviated" \
+check "without -v: stat, statx, uname, rusage, execve, poll, getdents abbreviated" \
 	verbose-abbrev.out
 check "-v: in full" verbose-v.out -v
 check "--no-abbrev" verbose-v.out --no-abbrev

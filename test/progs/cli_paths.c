@@ -187,6 +187,7 @@ static void verbose(void)
 	};
 	char *args[] = { "a", "b", "c", "d", "e", "f", NULL };
 	char *env[] = { "A=1", "B=2", "C=3", "D=4", "E=5", "F=6", NULL };
+	static char dents[1024];
 	struct pollfd pf[6];
 	struct rusage ru;
 	struct utsname u;
@@ -214,6 +215,15 @@ static void verbose(void)
 		pf[i].events = POLLIN;
 	}
 	poll(pf, 6, 0);
+	close(fd);
+	/* An empty directory: "." and ".." (in the file system's order). */
+	mkdir("d", 0755);
+	fd = open("d", O_RDONLY | O_DIRECTORY);
+	syscall(SYS_getdents64, fd, dents, sizeof(dents));
+	syscall(SYS_getdents64, fd, dents, sizeof(dents));
+	close(fd);
+	fd = open("d", O_RDONLY | O_DIRECTORY);
+	syscall(SYS_getdents, fd, dents, sizeof(dents));
 	close(fd);
 }
 

@@ -379,12 +379,130 @@ bool d_readlinkat(struct dec_ctx *c)
 	return true;
 }
 
+/*
+ * As strace's printpathn(): a name of at most n bytes, up to its NUL
+ * (looked for in n + 1 bytes); "..." when it is longer.
+ */
+static void put_name(struct dec_ctx *c, const unsigned char *p, long n)
+{
+	const unsigned char *nul;
+
+	if (n < 0)
+		n = 0;
+	nul = memchr(p, '\0', (size_t)n + 1);
+	dec_quoted(c->out, p, nul ? (size_t)(nul - p) : (size_t)n, false);
+	if (!nul)
+		dec_puts(c, "...");
+}
+
+static const struct xlat dirent_types[] = {
+	XLAT_PAIR(0, "DT_UNKNOWN"), XLAT_PAIR(1, "DT_FIFO"),
+	XLAT_PAIR(2, "DT_CHR"), XLAT_PAIR(4, "DT_DIR"), XLAT_PAIR(6, "DT_BLK"),
+	XLAT_PAIR(8, "DT_REG"), XLAT_PAIR(10, "DT_LNK"),
+	XLAT_PAIR(12, "DT_SOCK"), XLAT_PAIR(14, "DT_WHT"), XLAT_END
+};
+
+/*
+ * -v: the entries, as strace: {d_ino, d_off, d_reclen, d_type, d_name} for
+ * getdents64 (whose d_type comes before the name), d_name then d_type
+ * (the record's last byte) for getdents.
+ */
+static void put_dents(struct dec_ctx *c, const unsigned char *buf, long len,
+		      bool is64)
+{
+	const long head = is64 ? 19 : 18;
+	long off = 0, count = 0;
+
+	while (len - off >= head) {
+		unsigned long long ino, doff;
+		unsigned short reclen;
+		long rec, name_len;
+		const unsigned char *e = buf + off;
+
+		if (is64) {
+			memcpy(&ino, e, 8);
+			memcpy(&doff, e + 8, 8);
+		} else {
+			unsigned long l;
+
+			memcpy(&l, e, 8);
+			ino = l;
+			memcpy(&l, e + 8, 8);
+			doff = l;
+		}
+		memcpy(&reclen, e + 16, 2);
+		dec_printf(c, "%s{d_ino=%llu, d_off=%llu, d_reclen=%u",
+			   count++ ? "" : "[", ino, doff, reclen);
+		rec = reclen;
+		if (rec > len - off) {
+			dec_printf(c, " /* d_reclen %ld bytes overflow */",
+				   rec - (len - off));
+			rec = len - off;
+		} else if (rec < head) {
+			dec_printf(c, " /* d_reclen %ld bytes underflow */",
+				   head - rec);
+			rec = head;
+		}
+		name_len = rec - head;
+		if (is64) {
+			dec_puts(c, ", d_type=");
+			dec_xval(c, dirent_types, e[18], "DT_???");
+			if (name_len) {
+				if (name_len > 256)
+					name_len = 256;
+				dec_puts(c, ", d_name=");
+				put_name(c, e + head, name_len - 1);
+			}
+		} else if (name_len) {
+			if (name_len - 1 > 0) {
+				long n = name_len - 1 > 256 ? 256 :
+					 name_len - 1;
+
+				dec_puts(c, ", d_name=");
+				put_name(c, e + head, n - 1);
+			}
+			dec_puts(c, ", d_type=");
+			dec_xval(c, dirent_types, e[rec - 1], "DT_???");
+		}
+		dec_puts(c, "}");
+		off += rec;
+		if (off >= len)
+			break;
+		dec_puts(c, ", ");
+	}
+	if (len - off > 0 && len - off < head) {
+		if (!count)
+			dec_puts(c, "[");
+		dec_quoted(c->out, buf + off, (size_t)(len - off), false);
+		count++;
+	} else if (!len) {
+		dec_puts(c, "[");
+		count++;
+	}
+	if (count)
+		dec_puts(c, "]");
+}
+
 bool d_getdents(struct dec_ctx *c)
 {
 	if (!c->exiting) {
 		dec_fd(c, IA(0));
 		SEP();
 		return false;
+	}
+	if (c->no_abbrev && !failed(c) &&
+	    (unsigned long)c->ret <= (unsigned)A(2)) {
+		unsigned char *buf = malloc((size_t)c->ret + 1);
+
+		if (buf && dec_read(c, A(1), buf, (size_t)c->ret))
+			put_dents(c, buf, c->ret,
+				  c->nr == sys_number("getdents64"));
+		else
+			dec_ptr(c, A(1));
+		free(buf);
+		SEP();
+		dec_uint(c, (unsigned)A(2));
+		return true;
 	}
 	dec_ptr(c, A(1));
 	if (!failed(c)) {
