@@ -99,7 +99,8 @@ struct utrace_queue {
 	uint64_t next_id;
 	bool full;			/* back-pressure until half is read */
 	bool bp_held;			/* some thread is held for it */
-	int efd;
+	unsigned waiters;		/* threads in pthread_cond_wait */
+	int efd;			/* -1 until utrace_queue_fd */
 };
 
 static const struct utrace_engine_ops q_ops;
@@ -348,13 +349,14 @@ static bool rec_commit(struct qthread *qt, struct qrec *r, bool may_hold,
 	else
 		q->head = r;
 	q->tail = r;
-	if (q->nrec++ == 0) {
+	if (q->nrec++ == 0 && q->efd >= 0) {
 		uint64_t one = 1;
 
 		if (write(q->efd, &one, sizeof(one)) < 0)
 			(void)0;	/* counter full: readable anyway */
 	}
-	pthread_cond_broadcast(&q->cond);
+	if (q->waiters)
+		pthread_cond_broadcast(&q->cond);
 	pthread_mutex_unlock(&q->lock);
 	return bp;
 }
@@ -911,12 +913,16 @@ UTRACE_EXPORT int utrace_queue_stop(struct utrace_queue *q, pid_t pid,
 		struct timespec ts;
 
 		abs_deadline(&ts, timeout_ms);
+		q->waiters++;
 		while (!a.s->done &&
 		       pthread_cond_timedwait(&q->cond, &q->lock, &ts) == 0)
 			;
+		q->waiters--;
 	} else if (timeout_ms < 0) {
+		q->waiters++;
 		while (!a.s->done)
 			pthread_cond_wait(&q->cond, &q->lock);
+		q->waiters--;
 	}
 	done = a.s->done;
 	n = a.s->count;
@@ -1318,7 +1324,7 @@ static bool pop(struct utrace_queue *q, struct utrace_event *ev,
 	q->head = r->next;
 	if (!q->head)
 		q->tail = NULL;
-	if (--q->nrec == 0) {
+	if (--q->nrec == 0 && q->efd >= 0) {
 		uint64_t v;
 
 		if (read(q->efd, &v, sizeof(v)) < 0)
@@ -1350,10 +1356,12 @@ static int next_other(struct utrace_queue *q, struct utrace_event *ev,
 		abs_deadline(&ts, timeout_ms);
 	pthread_mutex_lock(&q->lock);
 	while (!(got = pop(q, ev, &release)) && timeout_ms != 0) {
+		q->waiters++;
 		if (timeout_ms < 0)
 			pthread_cond_wait(&q->cond, &q->lock);
 		else if (pthread_cond_timedwait(&q->cond, &q->lock, &ts))
 			timeout_ms = 0;
+		q->waiters--;
 	}
 	pthread_mutex_unlock(&q->lock);
 	if (release)
@@ -1408,10 +1416,26 @@ UTRACE_EXPORT int utrace_queue_next(struct utrace_queue *q,
 
 /**
  * utrace_queue_fd - readable while a record waits
+ * Made on the first call (records made before it count): a consumer that
+ * never polls pays no eventfd write per record.
  */
 UTRACE_EXPORT int utrace_queue_fd(struct utrace_queue *q)
 {
-	return q ? q->efd : -EINVAL;
+	int fd;
+
+	if (!q)
+		return -EINVAL;
+	pthread_mutex_lock(&q->lock);
+	if (q->efd < 0) {
+		q->efd = eventfd(q->nrec ? 1 : 0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (q->efd < 0)
+			q->efd = -errno;
+	}
+	fd = q->efd;
+	if (fd < 0)
+		q->efd = -1;	/* try again next time */
+	pthread_mutex_unlock(&q->lock);
+	return fd;
 }
 
 /* -- Looking and changing ------------------------------------------------ */
@@ -1566,13 +1590,7 @@ UTRACE_EXPORT int utrace_queue_new(struct utrace_tracer *t,
 	if (!q)
 		return -ENOMEM;
 	q->t = t;
-	q->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (q->efd < 0) {
-		int err = -errno;
-
-		free(q);
-		return err;
-	}
+	q->efd = -1;
 	pthread_mutex_init(&q->lock, NULL);
 	{
 		pthread_condattr_t ca;
@@ -1632,7 +1650,8 @@ UTRACE_EXPORT void utrace_queue_free(struct utrace_queue *q)
 		q->stops = s->next;
 		free(s);
 	}
-	close(q->efd);
+	if (q->efd >= 0)
+		close(q->efd);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->cond);
 	free(q->buckets);
