@@ -979,7 +979,7 @@ int printer_attach(pid_t tid)
 		t->sockets = threads ? sock_cache_get(threads->sockets) :
 				       sock_cache_new();
 	}
-	if (opt.stack_trace) {
+	if (opt.stack_trace && !opt.json) {	/* --json has no stacks */
 		err = stack_attach(t);
 		if (err) {
 			t->out->open = NULL;
