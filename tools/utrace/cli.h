@@ -136,6 +136,10 @@ bool take_delayed(pid_t tid);
 int printer_init(void);
 int printer_attach(pid_t tid);
 void printer_finish(void);
+/* Write out the complete lines of every output: the loop is about to wait. */
+void printer_flush(void);
+/* Whether writing the trace failed (reported already): exit status 1. */
+bool printer_failed(void);
 /*
  * An "utrace: ..." message on stderr, placed as strace places it: when
  * the trace goes to stderr and a line is open, it waits for that line to

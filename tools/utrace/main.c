@@ -493,9 +493,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	/*
+	 * Lines collect while stops keep coming (one dispatch handles every
+	 * status ready); they are written out before each dispatch that may
+	 * wait, so every line is out as soon as the tracees go quiet.
+	 */
 	while (!interrupted && live > 0) {
 		int to = opt.ninject ? inject_timeout_ms() : -1;
 
+		if (to)
+			printer_flush();
 		if (utrace_dispatch(tracer, to) < 0)
 			break;
 		if (opt.ninject)
@@ -518,6 +525,10 @@ int main(int argc, char **argv)
 	}
 	utrace_tracer_free(tracer);
 	finish_outputs();
+	if (main_pid > 0 && main_status >= 0 && WIFSIGNALED(main_status))
+		return exit_like(main_status);
+	if (printer_failed())
+		return 1;
 	if (main_pid > 0 && main_status >= 0)
 		return exit_like(main_status);
 	return 0;

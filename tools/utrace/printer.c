@@ -20,8 +20,21 @@
 #include "cli.h"
 #include "unwind.h"
 
+/*
+ * An output file.  Trace text collects in buf and is written to the file's
+ * descriptor in whole lines: when the loop is about to wait (printer_flush),
+ * or when buf grows past OUT_BATCH.  A kill of utrace can thus never leave a
+ * line cut in a file or a pipe.  A terminal also gets the open line, as
+ * strace shows "read(0, " while the call blocks.  stdio on f is used only
+ * for the -c table, after buf was written out.
+ */
+#define OUT_BATCH	(1 << 16)
+
 struct outf {
 	FILE *f;
+	struct sbuf buf;	/* text not yet written */
+	bool tty;		/* a terminal: write partial lines too */
+	const char *name;	/* for the write error message */
 	struct pthr *open;	/* thread whose line is not finished */
 };
 
@@ -58,6 +71,7 @@ struct pthr {
 
 static struct outf main_out;
 static struct timespec last_tv;
+static bool write_failed;	/* a trace write failed: exit status 1 */
 static int live;
 static struct pthr *threads;
 static pid_t pipe_pid;		/* -o '|cmd': the command's shell */
@@ -70,12 +84,73 @@ static struct sbuf msgq;	/* messages waiting for the open line */
  * the " <unfinished ...>" (strace prints "Process N attached" when it
  * first sees the child, which is one of these two places).
  */
+static void out_write(struct outf *o, const char *s, size_t n);
+
 static void flush_msgs(void)
 {
 	if (!msgq.len)
 		return;
-	fwrite(msgq.p, 1, msgq.len, stderr);
+	out_write(&main_out, msgq.p, msgq.len);
 	sb_reset(&msgq);
+}
+
+/*
+ * Write out the text of o: all of it, or (all false) up to the last
+ * complete line, or for a terminal all of it too.  A failed write is
+ * reported as strace does ("utrace: FILE: error"), and the text dropped.
+ */
+static void out_flush(struct outf *o, bool all)
+{
+	size_t n = o->buf.len, done = 0;
+	int fd;
+
+	if (!n || !o->f)
+		return;
+	if (!all && !o->tty) {
+		const char *nl = memrchr(o->buf.p, '\n', n);
+
+		if (!nl)
+			return;
+		n = (size_t)(nl - o->buf.p) + 1;
+	}
+	fd = fileno(o->f);
+	while (done < n) {
+		ssize_t w = write(fd, o->buf.p + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int err = w < 0 ? errno : ENOSPC;
+
+			write_failed = true;
+			if (fd != STDERR_FILENO)
+				fprintf(stderr, "utrace: %s: %s\n", o->name,
+					strerror(err));
+			break;
+		}
+		done += (size_t)w;
+	}
+	memmove(o->buf.p, o->buf.p + n, o->buf.len - n);
+	o->buf.len -= n;
+}
+
+static void out_init(struct outf *o, FILE *f, const char *name)
+{
+	o->f = f;
+	o->name = name ? name : "?";
+	o->tty = isatty(fileno(f));
+}
+
+/* Write o out and close its file. */
+static void out_close(struct outf *o)
+{
+	out_flush(o, true);
+	sb_free(&o->buf);
+	if (o->f && fclose(o->f) && !write_failed) {
+		write_failed = true;
+		fprintf(stderr, "utrace: %s: %s\n", o->name, strerror(errno));
+	}
+	o->f = NULL;
 }
 
 void tracer_msg(const char *fmt, ...)
@@ -94,11 +169,10 @@ void tracer_msg(const char *fmt, ...)
 	free(s);
 	if (main_out.f == stderr && main_out.open) {
 		sb_putn(&msgq, b.p, b.len);
+	} else if (main_out.f == stderr) {
+		out_write(&main_out, b.p, b.len);
 	} else {
-		if (main_out.f && main_out.f != stderr)
-			fflush(main_out.f);
 		fwrite(b.p, 1, b.len, stderr);
-		fflush(stderr);
 	}
 	sb_free(&b);
 }
@@ -139,7 +213,7 @@ static ssize_t mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
 
 int printer_init(void)
 {
-	static char buf[1 << 16];
+	const char *name = opt.outfile;
 
 	if (opt.outfile && (*opt.outfile == '|' || *opt.outfile == '!')) {
 		main_out.f = open_pipe(opt.outfile + 1);
@@ -157,8 +231,9 @@ int printer_init(void)
 		}
 	} else {
 		main_out.f = stderr;
+		name = "stderr";
 	}
-	setvbuf(main_out.f, buf, _IOFBF, sizeof(buf));
+	out_init(&main_out, main_out.f, name);
 	return 0;
 }
 
@@ -166,16 +241,40 @@ FILE *summary_file(void)
 {
 	if (!main_out.f)
 		printer_init();
+	flush_msgs();
+	out_flush(&main_out, true);
 	return main_out.f;
+}
+
+void printer_flush(void)
+{
+	struct pthr *t;
+
+	out_flush(&main_out, false);
+	for (t = threads; t; t = t->next)
+		if (t->out != &main_out)
+			out_flush(t->out, false);
+}
+
+bool printer_failed(void)
+{
+	if (main_out.f && (fflush(main_out.f) || ferror(main_out.f)) &&
+	    !write_failed) {
+		write_failed = true;
+		fprintf(stderr, "utrace: %s: %s\n", main_out.name,
+			strerror(errno));
+	}
+	return write_failed;
 }
 
 void printer_finish(void)
 {
 	flush_msgs();
+	out_flush(&main_out, true);
 	fflush(main_out.f);
 	if (pipe_pid > 0) {
 		/* As strace: the command gets EOF and we wait for it. */
-		fclose(main_out.f);
+		out_close(&main_out);
 		main_out.f = stderr;
 		while (waitpid(pipe_pid, NULL, 0) < 0 && errno == EINTR)
 			;
@@ -288,8 +387,16 @@ static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 
 static void out_write(struct outf *o, const char *s, size_t n)
 {
-	if (n)		/* an empty buffer may have no storage yet */
-		fwrite(s, 1, n, o->f);
+	if (!n)		/* an empty buffer may have no storage yet */
+		return;
+	sb_putn(&o->buf, s, n);
+	if (o->buf.len >= OUT_BATCH)
+		out_flush(o, false);
+}
+
+static void out_puts(struct outf *o, const char *s)
+{
+	out_write(o, s, strlen(s));
 }
 
 /* Close another thread's open line before writing ours. */
@@ -303,7 +410,7 @@ static void take_line(struct outf *o, struct pthr *t)
 		flush_msgs();	/* strace's form: "vfork(strace: Process..." */
 	if (!p)
 		return;
-	fputs(" <unfinished ...>\n", o->f);
+	out_puts(o, " <unfinished ...>\n");
 	p->unfinished = true;
 	o->open = NULL;
 }
@@ -318,11 +425,13 @@ static void line_ended(struct outf *o)
 
 static void pad_equals(struct outf *o, size_t col)
 {
-	if (col < (size_t)opt.columns)
-		fprintf(o->f, "%*s", (int)(opt.columns - col), "");
-	else
-		fputc(' ', o->f);
-	fputs("= ", o->f);
+	static const char sp[] = "                                        ";
+	size_t n = col < (size_t)opt.columns ? opt.columns - col : 1;
+
+	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
+		out_write(o, sp, sizeof(sp) - 1);
+	out_write(o, sp, n);
+	out_write(o, "= ", 2);
 }
 
 static void json_begin(struct sbuf *b, struct pthr *t, const char *type)
@@ -657,10 +766,10 @@ static void finish_unreturned(struct pthr *t)
 		t->col = lead.len;
 		sb_free(&lead);
 	}
-	fputc(')', o->f);
+	out_write(o, ")", 1);
 	t->col++;
 	pad_equals(o, t->col);
-	fputs("?\n", o->f);
+	out_write(o, "?\n", 2);
 	line_ended(o);
 }
 
@@ -842,7 +951,10 @@ static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
 	if (former == tid || t->tid == tid)
 		return keep(action);
 	if (t->out->open == t) {
-		fprintf(t->out->f, " <pid changed to %d ...>\n", tid);
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), " <pid changed to %d ...>\n", tid);
+		out_puts(t->out, msg);
 		t->unfinished = true;
 		line_ended(t->out);
 	}
@@ -855,9 +967,11 @@ static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
 		snprintf(path, sizeof(path), "%s.%d", opt.outfile, tid);
 		f = fopen(path, "ae");
 		if (f) {
+			out_flush(t->out, true);
 			fclose(t->out->f);
-			t->out->f = f;
-			setvbuf(f, NULL, _IOFBF, 1 << 16);
+			if (strcmp(t->out->name, "?"))
+				free((char *)t->out->name);
+			out_init(t->out, f, strdup(path));
 		}
 	}
 	if (t->staged) {
@@ -887,7 +1001,7 @@ static void p_reap(struct utrace_engine *e)
 	if (t->out->open == t)
 		line_ended(t->out);
 	if (t->out != &main_out)
-		fflush(t->out->f);	/* an exec'ing thread may append */
+		out_flush(t->out, true);	/* an exec'ing thread may append */
 	t->reaped = true;
 	live--;
 }
@@ -902,11 +1016,13 @@ static void p_release(void *data)
 			break;
 		}
 	if (t->out->open == t) {
-		fputs(" <detached ...>\n", t->out->f);
+		out_puts(t->out, " <detached ...>\n");
 		line_ended(t->out);
 	}
 	if (t->out != &main_out) {
-		fclose(t->out->f);
+		out_close(t->out);
+		if (strcmp(t->out->name, "?"))
+			free((char *)t->out->name);
 		free(t->out);
 	}
 	sb_free(&t->line);
@@ -963,16 +1079,18 @@ int printer_attach(pid_t tid)
 	if (opt.follow_separately) {
 		char path[4096];
 
+		FILE *f;
+
 		t->out = calloc(1, sizeof(*t->out));
 		snprintf(path, sizeof(path), "%s.%d", opt.outfile, tid);
-		if (!t->out || !(t->out->f = fopen(path, "we"))) {
+		if (!t->out || !(f = fopen(path, "we"))) {
 			fprintf(stderr, "utrace: can't fopen '%s': %s\n", path,
 				strerror(errno));
 			free(t->out);
 			free(t);
 			return -EIO;
 		}
-		setvbuf(t->out->f, NULL, _IOFBF, 1 << 16);
+		out_init(t->out, f, strdup(path));
 	}
 	if (opt.decode_fds & DF_SOCKET) {
 		/* strace keeps one cache of socket details for all */
@@ -1014,7 +1132,7 @@ void printer_detach(pid_t tid)
 
 	for (t = threads; t; t = t->next)
 		if (t->tid == tid && !t->reaped && t->out->open == t) {
-			fputs(" <detached ...>\n", t->out->f);
+			out_puts(t->out, " <detached ...>\n");
 			line_ended(t->out);
 		}
 }
