@@ -18,7 +18,14 @@
 
 #define UTRACE_CLI_VERSION "0.1.0"
 
-enum sort_by { SORT_TIME, SORT_CALLS, SORT_ERRORS, SORT_NAME, SORT_NOTHING };
+/*
+ * The -c table's columns (-U) and sort keys (-S), in strace's terms:
+ * % time, seconds, shortest, longest, usecs/call, calls, errors, syscall.
+ */
+enum sum_col {
+	COL_NONE, COL_PERCENT, COL_TOTAL, COL_MIN, COL_MAX, COL_AVG,
+	COL_CALLS, COL_ERRORS, COL_NAME, COL_MAX_
+};
 
 /* -e status=: which outcomes the printer shows. */
 enum {
@@ -84,7 +91,8 @@ struct options {
 	bool relative;			/* -r */
 	bool summary_only;		/* -c */
 	bool summary;			/* -C */
-	enum sort_by sort;		/* -S */
+	enum sum_col sort;		/* -S (COL_NONE: not sorted) */
+	enum sum_col sum_cols[COL_MAX_];	/* -U, ended by COL_NONE */
 	bool wall_clock;		/* -w */
 	unsigned quiet;			/* Q_* from -q or --quiet= */
 	bool intr_never;		/* -o FILE PROG: ignore SIGINT etc. */
@@ -109,6 +117,7 @@ struct options {
 	struct num_set read_fds;	/* -e read= */
 	struct num_set write_fds;	/* -e write= */
 	bool stack_trace;		/* -k */
+	bool append;			/* -A: -o files opened for appending */
 };
 
 extern struct options opt;

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,7 +23,7 @@ struct cthr {
 
 static struct {
 	unsigned long calls, errors;
-	double time;
+	double time, min, max;
 } stats[NR_MAX];
 
 static double cpu_time(struct cthr *t)
@@ -75,8 +76,13 @@ static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 	if (t->nr < 0 || utrace_syscall_get(e, &sc) < 0)
 		return keep(action);
 	d = cpu_time(t) - t->t_entry;
-	stats[t->nr].calls++;
-	stats[t->nr].time += d > 0 ? d : 0;
+	if (d < 0)
+		d = 0;
+	if (!stats[t->nr].calls++ || d < stats[t->nr].min)
+		stats[t->nr].min = d;
+	if (d > stats[t->nr].max)
+		stats[t->nr].max = d;
+	stats[t->nr].time += d;
 	if (sc.ret < 0 && sc.ret >= -4095)
 		stats[t->nr].errors++;
 	t->nr = -1;
@@ -152,67 +158,215 @@ int counter_attach(pid_t tid)
 	return err;
 }
 
-static int cmp(const void *a, const void *b)
+/* Microseconds per call, as strace truncates them. */
+static unsigned long avg_us(int nr)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-
-	switch (opt.sort) {
-	case SORT_TIME:
-		if (stats[x].time != stats[y].time)
-			return stats[x].time < stats[y].time ? 1 : -1;
-		break;
-	case SORT_CALLS:
-		if (stats[x].calls != stats[y].calls)
-			return stats[x].calls < stats[y].calls ? 1 : -1;
-		break;
-	case SORT_ERRORS:
-		if (stats[x].errors != stats[y].errors)
-			return stats[x].errors < stats[y].errors ? 1 : -1;
-		break;
-	case SORT_NAME:
-		return strcmp(sys_name(x) ? sys_name(x) : "",
-			      sys_name(y) ? sys_name(y) : "");
-	case SORT_NOTHING:
-		break;
-	}
-	return x - y;
+	return (unsigned long)(stats[nr].time / stats[nr].calls * 1e6);
 }
 
-static const char dashes[] =
-	"------ ----------- ----------- --------- --------- ----------------\n";
+static int by(double x, double y)
+{
+	return x < y ? 1 : x > y ? -1 : 0;
+}
 
+static int cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b, r = 0;
+
+	switch (opt.sort) {
+	case COL_PERCENT:
+	case COL_TOTAL:
+		r = by(stats[x].time, stats[y].time);
+		break;
+	case COL_MIN:
+		r = by(stats[x].min, stats[y].min);
+		break;
+	case COL_MAX:
+		r = by(stats[x].max, stats[y].max);
+		break;
+	case COL_AVG:
+		r = by(stats[x].time / stats[x].calls,
+		       stats[y].time / stats[y].calls);
+		break;
+	case COL_CALLS:
+		r = by((double)stats[x].calls, (double)stats[y].calls);
+		break;
+	case COL_ERRORS:
+		r = by((double)stats[x].errors, (double)stats[y].errors);
+		break;
+	case COL_NAME:
+		r = strcmp(sys_name(x) ? sys_name(x) : "",
+			   sys_name(y) ? sys_name(y) : "");
+		break;
+	default:
+		break;
+	}
+	return r ? r : x - y;
+}
+
+static int width(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int width(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	return n > 0 ? n : 0;
+}
+
+static const char *const heads[COL_MAX_] = {
+	[COL_PERCENT] = "% time", [COL_TOTAL] = "seconds",
+	[COL_MIN] = "shortest", [COL_MAX] = "longest",
+	[COL_AVG] = "usecs/call", [COL_CALLS] = "calls",
+	[COL_ERRORS] = "errors", [COL_NAME] = "syscall",
+};
+
+/* One cell; nr < 0: the total row. */
+static void cell(FILE *f, enum sum_col c, int w, bool last, int nr,
+		 double total, unsigned long calls, unsigned long errors,
+		 double min, double max)
+{
+	switch (c) {
+	case COL_PERCENT:
+		fprintf(f, "%*.2f", w, nr < 0 ? 100.0 : stats[nr].time > 0 ?
+			stats[nr].time * 100 / total : 0.0);
+		break;
+	case COL_TOTAL:
+		fprintf(f, "%*.6f", w, nr < 0 ? total : stats[nr].time);
+		break;
+	case COL_MIN:
+		fprintf(f, "%*.6f", w, nr < 0 ? min : stats[nr].min);
+		break;
+	case COL_MAX:
+		fprintf(f, "%*.6f", w, nr < 0 ? max : stats[nr].max);
+		break;
+	case COL_AVG:
+		fprintf(f, "%*lu", w, nr >= 0 ? avg_us(nr) : calls ?
+			(unsigned long)(total / calls * 1e6) : 0UL);
+		break;
+	case COL_CALLS:
+		fprintf(f, "%*lu", w, nr < 0 ? calls : stats[nr].calls);
+		break;
+	case COL_ERRORS:
+		fprintf(f, "%*.0lu", w, nr < 0 ? errors : stats[nr].errors);
+		break;
+	case COL_NAME: {
+		const char *name = nr < 0 ? "total" : sys_name(nr);
+
+		if (last)
+			fputs(name ? name : "?", f);
+		else
+			fprintf(f, "%-*s", w, name ? name : "?");
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void rule(FILE *f, const enum sum_col *cols, const int *w)
+{
+	int i, j;
+
+	for (i = 0; cols[i]; i++) {
+		if (i)
+			fputc(' ', f);
+		for (j = 0; j < w[cols[i]]; j++)
+			fputc('-', f);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * strace's table: the -U columns (default % time, seconds, usecs/call,
+ * calls, errors, syscall), each as wide as its header or its widest
+ * value, the syscall column at least 16 and left-aligned.
+ */
 void counter_report(FILE *f)
 {
-	int order[NR_MAX], n = 0, i;
-	unsigned long calls = 0, errors = 0;
-	double total = 0;
+	static const enum sum_col deflt[] = {
+		COL_PERCENT, COL_TOTAL, COL_AVG, COL_CALLS, COL_ERRORS,
+		COL_NAME, COL_NONE,
+	};
+	const enum sum_col *cols = opt.sum_cols[0] ? opt.sum_cols : deflt;
+	int order[NR_MAX], n = 0, i, w[COL_MAX_];
+	unsigned long calls = 0, errors = 0, avg_max = 0;
+	double total = 0, min = 0, min_max = 0, max = 0;
+	size_t name_max = 0;
 
 	for (i = 0; i < NR_MAX; i++) {
+		const char *name = sys_name(i);
+
 		if (!stats[i].calls)
 			continue;
 		order[n++] = i;
 		calls += stats[i].calls;
 		errors += stats[i].errors;
 		total += stats[i].time;
+		if (n == 1 || stats[i].min < min)
+			min = stats[i].min;
+		if (stats[i].min > min_max)
+			min_max = stats[i].min;
+		if (stats[i].max > max)
+			max = stats[i].max;
+		if (avg_us(i) > avg_max)
+			avg_max = avg_us(i);
+		if (name && strlen(name) > name_max)
+			name_max = strlen(name);
 	}
-	qsort(order, (size_t)n, sizeof(order[0]), cmp);
-	fprintf(f, "%% time     seconds  usecs/call     calls    errors "
-		"syscall\n");
-	fputs(dashes, f);
-	for (i = 0; i < n; i++) {
-		int nr = order[i];
-		const char *name = sys_name(nr);
+	if (opt.sort != COL_NONE)
+		qsort(order, (size_t)n, sizeof(order[0]), cmp);
+	w[COL_PERCENT] = 6;
+	w[COL_TOTAL] = width("%.6f", total);
+	w[COL_MIN] = width("%ld.000000", (long)min_max);
+	w[COL_MAX] = width("%ld.000000", (long)max);
+	w[COL_AVG] = width("%lu", avg_max);
+	w[COL_CALLS] = width("%lu", calls);
+	w[COL_ERRORS] = width("%lu", errors);
+	w[COL_NAME] = (int)name_max + 1;
+	for (i = COL_PERCENT; i < COL_MAX_; i++) {
+		static const int hist[COL_MAX_] = {
+			[COL_TOTAL] = 11, [COL_AVG] = 11, [COL_CALLS] = 9,
+			[COL_ERRORS] = 9, [COL_NAME] = 16,
+		};
+		int h = hist[i] ? hist[i] : (int)strlen(heads[i]);
 
-		fprintf(f, "%6.2f %11.6f %11lu %9lu %9.lu %s\n",
-			total > 0 ? stats[nr].time * 100 / total : 0.0,
-			stats[nr].time,
-			(unsigned long)(stats[nr].time * 1e6 / stats[nr].calls),
-			stats[nr].calls, stats[nr].errors,
-			name ? name : "?");
+		if (w[i] < h)
+			w[i] = h;
 	}
-	fputs(dashes, f);
-	fprintf(f, "%6.2f %11.6f %11lu %9lu %9.lu total\n", 100.0, total,
-		calls ? (unsigned long)(total * 1e6 / calls) : 0UL, calls,
-		errors);
+	for (i = 0; cols[i]; i++) {
+		bool last = !cols[i + 1];
+
+		if (i)
+			fputc(' ', f);
+		if (cols[i] == COL_NAME && last)
+			fputs(heads[COL_NAME], f);
+		else if (cols[i] == COL_NAME)
+			fprintf(f, "%-*s", w[COL_NAME], heads[COL_NAME]);
+		else
+			fprintf(f, "%*s", w[cols[i]], heads[cols[i]]);
+	}
+	fputc('\n', f);
+	rule(f, cols, w);
+	for (int r = 0; r < n; r++) {
+		for (i = 0; cols[i]; i++) {
+			if (i)
+				fputc(' ', f);
+			cell(f, cols[i], w[cols[i]], !cols[i + 1], order[r],
+			     total, calls, errors, min, max);
+		}
+		fputc('\n', f);
+	}
+	rule(f, cols, w);
+	for (i = 0; cols[i]; i++) {
+		if (i)
+			fputc(' ', f);
+		cell(f, cols[i], w[cols[i]], !cols[i + 1], -1, total, calls,
+		     errors, min, max);
+	}
+	fputc('\n', f);
 	fflush(f);
 }

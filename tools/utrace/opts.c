@@ -49,10 +49,10 @@ static void die_plain(const char *fmt, ...)
 void usage(FILE *f)
 {
 	fputs(
-"Usage: utrace [-fCciknqrTtvwYyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE]\n"
+"Usage: utrace [-ACcfiknqrTtvwYyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE]\n"
 "              [-p PID]... [-P PATH]... [-s STRSIZE] [-S SORTBY]\n"
-"              [--inject=SET:...] [--quiet=SET] [--seccomp-bpf] [--json]\n"
-"              [--timeline FILE]\n"
+"              [-U COLUMNS] [--inject=SET:...] [--quiet=SET] [--seccomp-bpf]\n"
+"              [--json] [--timeline FILE]\n"
 "              { -p PID | [-E VAR=VAL]... [--] PROG [ARGS] }\n"
 "\n"
 "Trace the system calls and signals of PROG, or of the running process PID,\n"
@@ -84,7 +84,8 @@ void usage(FILE *f)
 "                          if unknown), classes %file %process %network\n"
 "                          %signal %memory %desc %creds %ipc %clock %pure\n"
 "                          %stat %lstat %fstat %%stat %statfs %fstatfs\n"
-"                          %%statfs, all, none; a leading ! negates\n"
+"                          %%statfs, all, none; a leading ! negates; a set\n"
+"                          with no name (-e trace=) is an error\n"
 "  -e signal=SET, --signal=SET\n"
 "                          signals to print (names or numbers, !, all, none)\n"
 "  -e status=SET, --status=SET\n"
@@ -104,7 +105,11 @@ void usage(FILE *f)
 "  -o FILE, --output=FILE  write the trace to FILE instead of stderr;\n"
 "                          '|CMD' or '!CMD' pipes it to the shell command\n"
 "                          CMD; with a command, implies -q and makes\n"
-"                          SIGINT, SIGTERM, SIGHUP, SIGQUIT harmless\n"
+"                          SIGINT, SIGTERM, SIGHUP, SIGQUIT harmless;\n"
+"                          output is live: whole lines, written whenever\n"
+"                          the traced threads run or wait\n"
+"  -A, --output-append-mode\n"
+"                          open the -o file(s) for appending\n"
 "  -s N, --string-limit=N  print at most N bytes of strings (default 32)\n"
 "  -x, --strings-in-hex=non-ascii\n"
 "                          print non-ASCII bytes of strings in hex\n"
@@ -158,10 +163,16 @@ void usage(FILE *f)
 "  -c, --summary-only      count time, calls and errors; print only the table\n"
 "  -C, --summary           print the trace and the table\n"
 "  -S SORTBY, --summary-sort-by=SORTBY\n"
-"                          sort the table by time, calls, errors, name or\n"
-"                          nothing (default time)\n"
+"                          sort the table by a column (see -U): time\n"
+"                          (default), calls, errors, name, avg_time,\n"
+"                          min_time, max_time, or nothing\n"
+"  -U COLUMNS, --summary-columns=COLUMNS\n"
+"                          the table's columns, in order: time, total_time,\n"
+"                          avg_time, min_time, max_time, calls, errors, name\n"
+"                          (and strace's other names for them)\n"
 "  -w, --summary-wall-clock\n"
 "                          count wall-clock time instead of system time\n"
+"                          (-w, -U need -c or -C; -c, -C exclude -ff)\n"
 "Tampering:\n"
 "  --inject=SET:error=ERRNO|retval=N[:signal=SIG][:delay_enter=US]\n"
 "           [:delay_exit=US][:when=WHEN]\n"
@@ -171,6 +182,9 @@ void usage(FILE *f)
 "                          (marked (DELAYED)); WHEN is FIRST, FIRST+,\n"
 "                          FIRST+STEP, FIRST..LAST or FIRST..LAST+STEP\n"
 "                          (also -e inject=...)\n"
+"  -e fault=SET[:error=ERRNO][:when=WHEN]\n"
+"                          strace's older --inject: error= (default ENOSYS)\n"
+"                          and when= only\n"
 "Miscellaneous:\n"
 "  -V, --version           print the version and exit\n"
 "  -h, --help              print this help and exit\n"
@@ -238,6 +252,9 @@ static void parse_syscall_set(const char *val, bool *set, const char *what)
 		neg = true;
 		s++;
 	}
+	/* As strace: a set with no name at all ("", "!", ",") is refused. */
+	if (!s[strspn(s, ",")])
+		die_plain("invalid system call '%s'", val);
 	for (tok = strtok_r((char *)s, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		bool optional = false;
@@ -416,17 +433,18 @@ static long parse_num(const char *s, const char *what, long min)
 	return v;
 }
 
-/* A number 1..65535, as strace takes for when=. */
-static unsigned when_num(const char *s, char **end, const char *spec)
+/* A number 1..65535, as strace takes for when=; what: inject or fault. */
+static unsigned when_num(const char *s, char **end, const char *spec,
+			 const char *what)
 {
 	unsigned long v;
 
 	if (!isdigit((unsigned char)*s))
-		die_plain("invalid inject argument '%s'", spec);
+		die_plain("invalid %s argument '%s'", what, spec);
 	errno = 0;
 	v = strtoul(s, end, 10);
 	if (errno || v < 1 || v > 0xffff)
-		die_plain("invalid inject argument '%s'", spec);
+		die_plain("invalid %s argument '%s'", what, spec);
 	return (unsigned)v;
 }
 
@@ -434,17 +452,18 @@ static unsigned when_num(const char *s, char **end, const char *spec)
  * when=FIRST (that call only), FIRST+ (from it on), FIRST+STEP (it and
  * every STEP-th after), FIRST..LAST (those calls), FIRST..LAST+STEP.
  */
-static void parse_when(struct inject_rule *r, const char *s, const char *spec)
+static void parse_when(struct inject_rule *r, const char *s, const char *spec,
+		       const char *what)
 {
 	char *end;
 
-	r->first = when_num(s, &end, spec);
+	r->first = when_num(s, &end, spec, what);
 	r->last = r->first;
 	r->step = 0;
 	if (!strncmp(end, "..", 2)) {
-		r->last = when_num(end + 2, &end, spec);
+		r->last = when_num(end + 2, &end, spec, what);
 		if (r->last < r->first)
-			die_plain("invalid inject argument '%s'", spec);
+			die_plain("invalid %s argument '%s'", what, spec);
 		r->step = 1;
 	}
 	if (*end == '+') {
@@ -452,12 +471,12 @@ static void parse_when(struct inject_rule *r, const char *s, const char *spec)
 			r->last = ~0U;
 		r->step = 1;
 		if (end[1])
-			r->step = when_num(end + 1, &end, spec);
+			r->step = when_num(end + 1, &end, spec, what);
 		else
 			end++;
 	}
 	if (*end)
-		die_plain("invalid inject argument '%s'", spec);
+		die_plain("invalid %s argument '%s'", what, spec);
 }
 
 static void parse_inject(const char *val)
@@ -506,7 +525,7 @@ static void parse_inject(const char *val)
 			r->delay_exit_us = parse_num(eq, "delay_exit", 0);
 			action = true;
 		} else if (!strcmp(tok, "when")) {
-			parse_when(r, eq, val);
+			parse_when(r, eq, val, "inject");
 		} else {
 			die("--inject: unknown action '%s'", tok);
 		}
@@ -563,6 +582,43 @@ static void parse_fd_set(struct num_set *set, const char *val)
 		die_plain("invalid descriptor '%s'", val);
 }
 
+/*
+ * -e fault=SET[:error=ERRNO][:when=WHEN]: strace's older form of
+ * --inject, with only these two keys and ENOSYS when no error is given.
+ */
+static void parse_fault(const char *val)
+{
+	char *copy = strdup(val), *colon, *tok, *save = NULL;
+	struct inject_rule *r;
+
+	if (opt.ninject >= MAX_INJECT)
+		die("too many --inject rules (at most %d)", MAX_INJECT);
+	r = &opt.inject[opt.ninject++];
+	memset(r, 0, sizeof(*r));
+	r->first = 1;
+	r->last = ~0U;
+	r->step = 1;
+	colon = strchr(copy, ':');
+	if (colon)
+		*colon = '\0';
+	parse_syscall_set(copy, r->set, "-e fault");
+	for (tok = colon ? strtok_r(colon + 1, ":", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ":", &save)) {
+		if (!strncmp(tok, "when=", 5)) {
+			parse_when(r, tok + 5, val, "fault");
+		} else if (!strncmp(tok, "error=", 6) && !r->error) {
+			r->error = errno_number(tok + 6);
+			if (r->error < 1 || r->error > 4095)
+				die_plain("invalid fault argument '%s'", val);
+		} else {
+			die_plain("invalid fault argument '%s'", val);
+		}
+	}
+	if (!r->error)
+		r->error = ENOSYS;
+	free(copy);
+}
+
 static bool quiet_set;		/* -e quiet= or --quiet seen */
 
 static void parse_expr(const char *e)
@@ -583,6 +639,8 @@ static void parse_expr(const char *e)
 		parse_status_set(v);
 	} else if (n == 6 && !strncmp(e, "inject", 6)) {
 		parse_inject(v);
+	} else if (n == 5 && !strncmp(e, "fault", 5)) {
+		parse_fault(v);
 	} else if ((n == 5 && !strncmp(e, "quiet", 5)) ||
 		   (n == 6 && !strncmp(e, "silent", 6)) ||
 		   (n == 6 && !strncmp(e, "silence", 6))) {
@@ -600,7 +658,8 @@ static void parse_expr(const char *e)
 		parse_decode_fds(v);
 	} else {
 		die("-e %.*s: not supported by utrace (supported: trace, "
-		    "signal, status, inject, quiet, read, write, decode-fds)",
+		    "signal, status, inject, fault, quiet, read, write, "
+		    "decode-fds)",
 		    (int)n, e);
 	}
 }
@@ -621,21 +680,71 @@ static void parse_pids(const char *s)
 	free(copy);
 }
 
-static enum sort_by parse_sort(const char *s)
+/* strace's names of the -c columns, for -U and -S. */
+static const struct {
+	const char *name;
+	enum sum_col col;
+} col_names[] = {
+	{ "time", COL_PERCENT }, { "time_percent", COL_PERCENT },
+	{ "time-percent", COL_PERCENT }, { "time_total", COL_TOTAL },
+	{ "time-total", COL_TOTAL }, { "total_time", COL_TOTAL },
+	{ "total-time", COL_TOTAL }, { "min_time", COL_MIN },
+	{ "min-time", COL_MIN }, { "shortest", COL_MIN },
+	{ "time_min", COL_MIN }, { "time-min", COL_MIN },
+	{ "longest", COL_MAX }, { "max_time", COL_MAX },
+	{ "max-time", COL_MAX }, { "time_max", COL_MAX },
+	{ "time-max", COL_MAX }, { "avg_time", COL_AVG },
+	{ "avg-time", COL_AVG }, { "time_avg", COL_AVG },
+	{ "time-avg", COL_AVG }, { "calls", COL_CALLS },
+	{ "count", COL_CALLS }, { "error", COL_ERRORS },
+	{ "errors", COL_ERRORS }, { "name", COL_NAME },
+	{ "syscall", COL_NAME }, { "syscall_name", COL_NAME },
+	{ "syscall-name", COL_NAME }, { "none", COL_NONE },
+	{ "nothing", COL_NONE },
+};
+
+#define NCOL_NAMES (sizeof(col_names) / sizeof(col_names[0]))
+
+static enum sum_col parse_sort(const char *s)
 {
-	if (!strcmp(s, "time") || !strcmp(s, "time_total") ||
-	    !strcmp(s, "total_time"))
-		return SORT_TIME;
-	if (!strcmp(s, "calls") || !strcmp(s, "count"))
-		return SORT_CALLS;
-	if (!strcmp(s, "errors") || !strcmp(s, "error"))
-		return SORT_ERRORS;
-	if (!strcmp(s, "name") || !strcmp(s, "syscall") ||
-	    !strcmp(s, "syscall_name"))
-		return SORT_NAME;
-	if (!strcmp(s, "nothing") || !strcmp(s, "none"))
-		return SORT_NOTHING;
+	size_t i;
+
+	for (i = 0; i < NCOL_NAMES; i++)
+		if (!strcmp(col_names[i].name, s))
+			return col_names[i].col;
 	die("invalid sortby: '%s'", s);
+}
+
+/* -U COL[,COL...]: the -c columns in this order; syscall is always in. */
+static void parse_columns(const char *val)
+{
+	bool seen[COL_MAX_] = { false };
+	const char *p = val;
+	int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < NCOL_NAMES; i++)
+			if (!strncmp(col_names[i].name, p, len) &&
+			    !col_names[i].name[len] &&
+			    col_names[i].col != COL_NONE)
+				break;
+		if (i == NCOL_NAMES)
+			die("unknown column name: '%.*s'", (int)len, p);
+		if (seen[col_names[i].col])
+			die("call summary column has been provided more than "
+			    "once: '%s' (-U option residual: '%s')",
+			    col_names[i].name, p);
+		seen[col_names[i].col] = true;
+		opt.sum_cols[n++] = col_names[i].col;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (!seen[COL_NAME])
+		opt.sum_cols[n++] = COL_NAME;
+	opt.sum_cols[n] = COL_NONE;
 }
 
 enum {
@@ -792,6 +901,8 @@ int parse_options(int argc, char **argv)
 		{ "summary-only", no_argument, NULL, 'c' },
 		{ "summary", no_argument, NULL, 'C' },
 		{ "summary-sort-by", required_argument, NULL, 'S' },
+		{ "summary-columns", required_argument, NULL, 'U' },
+		{ "output-append-mode", no_argument, NULL, 'A' },
 		{ "summary-wall-clock", no_argument, NULL, 'w' },
 		{ "quiet", optional_argument, NULL, OPT_QUIET },
 		{ "silent", optional_argument, NULL, OPT_QUIET },
@@ -813,16 +924,18 @@ int parse_options(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, follow = 0, qflag = 0, yflag = 0, i, rel_prec = -1, t_prec = -1;
-	bool seccomp = false, abs_ts = false;
+	bool seccomp = false, abs_ts = false, sort_set = false;
 
 	opt.strsize = 32;
 	opt.columns = 40;
+	opt.sort = COL_PERCENT;
 	opt.trace_all = true;
 	opt.status_mask = ST_ALL;
 	for (i = 1; i <= 64; i++)
 		opt.signal_set[i] = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:fo:e:s:xvyTtrcCS:wqZzp:P:nikYa:E:I:Vh",
+	while ((c = getopt_long(argc, argv,
+				"+:fo:e:s:xvyTtrcCS:U:AwqZzp:P:nikYa:E:I:Vh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': follow++; break;
@@ -895,7 +1008,12 @@ int parse_options(int argc, char **argv)
 			break;
 		case 'c': opt.summary_only = true; break;
 		case 'C': opt.summary = true; break;
-		case 'S': opt.sort = parse_sort(optarg); break;
+		case 'S':
+			opt.sort = parse_sort(optarg);
+			sort_set = true;
+			break;
+		case 'U': parse_columns(optarg); break;
+		case 'A': opt.append = true; break;
 		case 'w': opt.wall_clock = true; break;
 		case 'q': qflag++; break;
 		case OPT_QUIET:
@@ -957,6 +1075,22 @@ int parse_options(int argc, char **argv)
 			"-c/--summary-only\n");
 		opt.stack_trace = false;
 	}
+	/* strace 6.1's checks and warnings, in its order. */
+	if (follow >= 2 && (opt.summary_only || opt.summary))
+		die("(-c/--summary-only or -C/--summary) and "
+		    "-ff/--output-separately are mutually exclusive");
+	if (opt.wall_clock && !opt.summary_only && !opt.summary)
+		die("-w/--summary-wall-clock must be given with "
+		    "(-c/--summary-only or -C/--summary)");
+	if (opt.sum_cols[0] && !opt.summary_only && !opt.summary)
+		die("-U/--summary-columns must be given with "
+		    "(-c/--summary-only or -C/--summary)");
+	if (sort_set && !opt.summary_only && !opt.summary)
+		fprintf(stderr, "utrace: -S/--summary-sort-by has no effect "
+			"without (-c/--summary-only or -C/--summary)\n");
+	if (!opt.outfile && opt.append)
+		fprintf(stderr, "utrace: -A/--output-append-mode has no "
+			"effect without -o/--output\n");
 	if (opt.json && opt.summary_only)
 		die("--json and -c/--summary-only are mutually exclusive");
 	if (opt.timestamps > 3)

@@ -223,7 +223,7 @@ int printer_init(void)
 			return -errno;
 		}
 	} else if (opt.outfile && !opt.follow_separately) {
-		main_out.f = fopen(opt.outfile, "we");
+		main_out.f = fopen(opt.outfile, opt.append ? "ae" : "we");
 		if (!main_out.f) {
 			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
 				opt.outfile, strerror(errno));
@@ -1083,7 +1083,7 @@ int printer_attach(pid_t tid)
 
 		t->out = calloc(1, sizeof(*t->out));
 		snprintf(path, sizeof(path), "%s.%d", opt.outfile, tid);
-		if (!t->out || !(f = fopen(path, "we"))) {
+		if (!t->out || !(f = fopen(path, opt.append ? "ae" : "we"))) {
 			fprintf(stderr, "utrace: can't fopen '%s': %s\n", path,
 				strerror(errno));
 			free(t->out);
