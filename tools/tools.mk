@@ -2,9 +2,11 @@
 UTRACE_SRCS := $(wildcard tools/utrace/*.c)
 UTRACE_OBJS := $(UTRACE_SRCS:%.c=$(O)/%.o)
 TOOLS += $(O)/utrace
-# -k unwinds with elfutils' libdwfl (Debian: libdw-dev).
+# -k unwinds with elfutils' libdwfl (Debian: libdw-dev) and demangles C++
+# names with libiberty's cplus_demangle (libiberty-dev), as strace does.
 DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
-DW_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
+DW_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf) \
+	-liberty
 
 $(O)/tools/utrace/%.o: tools/utrace/%.c $(wildcard tools/utrace/*.h) include/utrace.h
 	@mkdir -p $(dir $@)

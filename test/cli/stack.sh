@@ -1,7 +1,7 @@
 #!/bin/sh
 # -k: stacks after each syscall and signal, compared with recordings of
 # strace 6.1 -k running test/progs/stack (its own functions, a thread, a
-# forked child, an execve of itself).  Masked: addresses and offsets, the
+# forked child, an execve of itself, a C++ name to demangle).  Masked: addresses and offsets, the
 # pids, and the names inside libc and the dynamic loader, which depend on
 # the installed debugging symbols and on strace's unwinder (Debian builds
 # strace with libunwind, which names the nearest exported symbol and does
@@ -33,7 +33,11 @@ norm() {
 
 check() {	# name, expected file, options...
 	name=$1; file=$2; shift 2
-	(cd "$tmp" && "$U" -o "$tmp/out" "$@" ./prog >/dev/null 2>"$tmp/err")
+	case " $* " in
+	*" -- "*) ;;		# the options end with the command
+	*) set -- "$@" ./prog ;;
+	esac
+	(cd "$tmp" && "$U" -o "$tmp/out" "$@" >/dev/null 2>"$tmp/err")
 	rc=$?
 	norm <"$tmp/out" >"$tmp/got"
 	norm <"$exp/$file" >"$tmp/want"
@@ -52,6 +56,7 @@ check "-k -f: threads, a child, execve, exit_group" stack-k1.out \
 	-f -qq -k -e trace=write,execve,exit_group -e signal=none
 check "-k: a signal's stack, exit_group's after +++ exited" stack-k2.out \
 	-k -e trace=exit_group
+check "-k: C++ names demangled" stack-k3.out -k -e trace=write -- ./prog cplus
 
 # A frame line is exactly strace's: " > module(symbol+0xoff) [0xaddr]".
 (cd "$tmp" && "$U" -o "$tmp/out" -k -e trace=write ./prog >/dev/null 2>&1)

@@ -24,6 +24,9 @@
 #include <sys/user.h>
 
 #include <elfutils/libdwfl.h>
+/* demangle.h without libiberty.h, whose definitions clash with libc's. */
+#define LIBIBERTY_H
+#include <libiberty/demangle.h>
 
 #include "cli.h"
 #include "unwind.h"
@@ -232,9 +235,15 @@ static void uw_put_frame(struct uw_walk *w, const char *mod, const char *sym,
 {
 	bool with_sym = w->queued ? sym != NULL : sym && sym[0];
 
-	if (with_sym)
-		sb_printf(w->out, " > %s(%s+0x%lx) [0x%lx]\n", mod, sym,
-			  (unsigned long)off, (unsigned long)true_offset);
+	if (with_sym) {
+		/* C++ names demangled, with parameters, as strace does. */
+		char *dm = cplus_demangle(sym, DMGL_AUTO | DMGL_PARAMS);
+
+		sb_printf(w->out, " > %s(%s+0x%lx) [0x%lx]\n", mod,
+			  dm ? dm : sym, (unsigned long)off,
+			  (unsigned long)true_offset);
+		free(dm);
+	}
 	else if (mod)
 		sb_printf(w->out, " > %s() [0x%lx]\n", mod,
 			  (unsigned long)true_offset);
