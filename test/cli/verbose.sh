@@ -57,3 +57,17 @@ check "without -v: stat, statx, uname, rusage, execve, poll, getdents abbreviate
 	verbose-abbrev.out
 check "-v: in full" verbose-v.out -v
 check "--no-abbrev" verbose-v.out --no-abbrev
+
+# termios with -v: c_line and c_cc too (test/progs/cli_decode's "term").
+ln -s "$O/test/progs/cli_decode" "$tmp/prog"
+(cd /tmp && exec "$U" -v -o "$tmp/out" "$tmp/prog" term \
+	</dev/null >/dev/null 2>"$tmp/err")
+rc=$?
+sed -n '/utrace-marker/,$p' "$tmp/out" | norm >"$tmp/got"
+if [ $rc -eq 3 ] && norm <"$exp/verbose-term.out" >"$tmp/want" &&
+   diff -u "$tmp/want" "$tmp/got" | sed 's/^/# /' >&2 &&
+   cmp -s "$tmp/want" "$tmp/got"; then
+	echo "ok - -v: termios in full"
+else
+	echo "not ok - -v: termios in full (exit $rc)"
+fi

@@ -134,6 +134,29 @@ static void put_field(struct dec_ctx *c, const struct xlat *x, unsigned v,
 		dec_printf(c, "%#x /* %s */", v, dflt);
 }
 
+/* -v: c_line and c_cc, as strace. */
+static const struct xlat line_discs[] = {
+	XLAT_PAIR(0, "N_TTY"), XLAT_PAIR(1, "N_SLIP"), XLAT_PAIR(2, "N_MOUSE"),
+	XLAT_PAIR(3, "N_PPP"), XLAT_PAIR(4, "N_STRIP"), XLAT_PAIR(5, "N_AX25"),
+	XLAT_PAIR(6, "N_X25"), XLAT_PAIR(7, "N_6PACK"), XLAT_PAIR(8, "N_MASC"),
+	XLAT_PAIR(9, "N_R3964"), XLAT_PAIR(10, "N_PROFIBUS_FDL"),
+	XLAT_PAIR(11, "N_IRDA"), XLAT_PAIR(12, "N_SMSBLOCK"),
+	XLAT_PAIR(13, "N_HDLC"), XLAT_PAIR(14, "N_SYNC_PPP"),
+	XLAT_PAIR(15, "N_HCI"), XLAT_PAIR(16, "N_GIGASET_M101"),
+	XLAT_PAIR(17, "N_SLCAN"), XLAT_PAIR(18, "N_PPS"),
+	XLAT_PAIR(19, "N_V253"), XLAT_PAIR(20, "N_CAIF"),
+	XLAT_PAIR(21, "N_GSM0710"), XLAT_PAIR(22, "N_TI_WL"),
+	XLAT_PAIR(23, "N_TRACESINK"), XLAT_PAIR(24, "N_TRACEROUTER"),
+	XLAT_PAIR(25, "N_NCI"), XLAT_PAIR(26, "N_SPEAKUP"),
+	XLAT_PAIR(27, "N_NULL"), XLAT_END
+};
+static const struct xlat cc_names[] = {
+	XLAT(VINTR), XLAT(VQUIT), XLAT(VERASE), XLAT(VKILL), XLAT(VEOF),
+	XLAT(VTIME), XLAT(VMIN), XLAT(VSWTC), XLAT(VSTART), XLAT(VSTOP),
+	XLAT(VSUSP), XLAT(VEOL), XLAT(VREPRINT), XLAT(VDISCARD),
+	XLAT(VWERASE), XLAT(VLNEXT), XLAT(VEOL2), XLAT_END
+};
+
 /*
  * strace 6.1 prints flag words without a default, so a zero word leaves
  * its field empty ("c_lflag=, ...") and a zero rest of c_oflag or c_cflag
@@ -173,7 +196,23 @@ static void put_termios(struct dec_ctx *c, unsigned long addr)
 	dec_flags_nz(c, cflags, v & ~(CBAUD | CIBAUD | CSIZE));
 	dec_puts(c, ", c_lflag=");
 	dec_flags_nz(c, lflags, t.c_lflag);
-	dec_puts(c, ", ...}");
+	if (!c->no_abbrev) {
+		dec_puts(c, ", ...}");
+		return;
+	}
+	dec_puts(c, ", c_line=");
+	dec_xval(c, line_discs, t.c_line, "N_???");
+	dec_puts(c, ", c_cc=[");
+	for (i = 0; i < NCCS; i++) {
+		const char *n = xlat_name(cc_names, i);
+
+		if (n)
+			dec_printf(c, "%s[%s]=", i ? ", " : "", n);
+		else
+			dec_printf(c, "%s[%zu]=", i ? ", " : "", i);
+		dec_printf(c, "%#x", t.c_cc[i]);
+	}
+	dec_puts(c, "]}");
 }
 
 static void put_winsize(struct dec_ctx *c, unsigned long addr)
