@@ -55,20 +55,38 @@ def parse(path):
         r = re.match(r'^(\w+)\(.*\)\s+= (.*)$', rest)
         if r:
             seq.append((r.group(1), norm_ret(r.group(1), r.group(2))))
-    out = []
-    for pid in order:
-        out.extend(procs[pid])
-    return out
+    return [procs[pid] for pid in order]
 
 
+def matched(x, y):
+    sm = difflib.SequenceMatcher(None, x, y, autojunk=False)
+    return sum(blk.size for blk in sm.get_matching_blocks()), sm
+
+
+# Processes are paired, each of the first trace with the one of the second
+# it matches best: which child shows up first depends on the scheduler.
 a = parse(sys.argv[1])
 b = parse(sys.argv[2])
-sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-matched = sum(blk.size for blk in sm.get_matching_blocks())
-total = max(len(a), len(b))
-pct = 100.0 * matched / total if total else 100.0
-print('%d %d %.1f' % (matched, total, pct))
+total_match = 0
+used = set()
+pairs = []
+for x in a:
+    best, best_m, best_sm = None, -1, None
+    for j, y in enumerate(b):
+        if j in used:
+            continue
+        m, sm = matched(x, y)
+        if m > best_m:
+            best, best_m, best_sm = j, m, sm
+    if best is not None:
+        used.add(best)
+        total_match += best_m
+        pairs.append((x, b[best], best_sm))
+total = max(sum(len(x) for x in a), sum(len(y) for y in b))
+pct = 100.0 * total_match / total if total else 100.0
+print('%d %d %.1f' % (total_match, total, pct))
 if len(sys.argv) > 3:
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag != 'equal':
-            print(tag, a[i1:i2][:5], b[j1:j2][:5], file=sys.stderr)
+    for x, y, sm in pairs:
+        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            if tag != 'equal':
+                print(tag, x[i1:i2][:5], y[j1:j2][:5], file=sys.stderr)
