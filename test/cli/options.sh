@@ -126,7 +126,18 @@ fi
 
 "$U" --help >help
 m=
-for o in -A --output-append-mode -U --summary-columns "-e fault=" -S; do
+for o in -A --output-append-mode -U --summary-columns "-e fault=" -S -X --const-print-style; do
 	grep -q -- "$o" help || m="$m $o"
 done
 [ -z "$m" ] && ok "--help names -A, -U, -e fault=" || nok "--help lacks:$m"
+
+# -- -X raw|abbrev|verbose ----------------------------------------------------
+
+for x in raw verbose; do
+	run -X $x -o "$tmp/out"
+	sed -n '/utrace-marker/,$p' out >got
+	same "-X $x" "$exp/opt-X-$x.out" got
+done
+run -X abbrev -o "$tmp/out"
+sed -n '/utrace-marker/,$p' out >got
+same "-X abbrev (the default)" "$exp/basic.out" got

@@ -145,7 +145,10 @@ void dec_itimerspec(struct dec_ctx *c, unsigned long addr)
 
 void dec_signal(struct dec_ctx *c, unsigned sig)
 {
+	size_t pos = dec_sym_begin(c);
+
 	dec_puts(c, signame((int)sig));
+	dec_sym_end(c, pos, sig, DEC_NUM_UDEC);
 }
 
 /* "[0 1 5]": the set bits; as descriptors (with -y paths) if fds. */
@@ -251,9 +254,11 @@ void dec_dirfd(struct dec_ctx *c, int fd)
 {
 	if (fd == -100) {
 		char path[PATH_MAX], link[64];
+		size_t pos = dec_sym_begin(c);
 		ssize_t n;
 
 		dec_puts(c, "AT_FDCWD");
+		dec_sym_end(c, pos, (unsigned long long)-100LL, DEC_NUM_DEC);
 		if (!(c->decode_fds & DF_PATH))
 			return;
 		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)c->tid);
@@ -420,6 +425,89 @@ void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len)
 	free(buf);
 }
 
+int dec_xlat_style;
+
+size_t dec_sym_begin(struct dec_ctx *c)
+{
+	c->sym_depth++;
+	return c->out->len;
+}
+
+/* Whether s[0..n) is a plain number as the flag printers write them. */
+static bool plain_number(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i + 1 < n && s[i] == '0' && s[i + 1] == 'x')
+		i += 2;
+	if (i == n)
+		return false;
+	for (; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static void fmt_num(char *num, size_t size, unsigned long long v, int how)
+{
+	if (how == DEC_NUM_DEC)
+		snprintf(num, size, "%lld", (long long)v);
+	else if (how == DEC_NUM_UDEC)
+		snprintf(num, size, "%llu", v);
+	else if (how == DEC_NUM_OCT)
+		snprintf(num, size, "%#llo", v);
+	else
+		snprintf(num, size, "%#llx", v);
+}
+
+void sb_sym(struct sbuf *b, const char *name, unsigned long long v, int how)
+{
+	char num[64];
+
+	if (dec_xlat_style == DEC_XLAT_ABBREV) {
+		sb_puts(b, name);
+		return;
+	}
+	fmt_num(num, sizeof(num), v, how);
+	sb_puts(b, num);
+	if (dec_xlat_style == DEC_XLAT_VERBOSE)
+		sb_printf(b, " /* %s */", name);
+}
+
+void dec_sym_end(struct dec_ctx *c, size_t pos, unsigned long long v,
+		 int how)
+{
+	struct sbuf *b = c->out;
+	char num[64], *text;
+	size_t n, nl;
+
+	if (--c->sym_depth > 0 || dec_xlat_style == DEC_XLAT_ABBREV ||
+	    pos > b->len)
+		return;
+	n = b->len - pos;
+	text = strndup(b->p + pos, n);
+	if (!text)
+		return;
+	fmt_num(num, sizeof(num), v, how);
+	nl = strlen(num);
+	b->len = pos;
+	dec_puts(c, num);
+	/*
+	 * Verbose: the names after the number, unless there were none (the
+	 * number alone) or the text is already "NUMBER /\* DEFAULT *\/".
+	 */
+	if (dec_xlat_style == DEC_XLAT_VERBOSE && !plain_number(text, n)) {
+		if (n > nl + 4 && !strncmp(text, num, nl) &&
+		    !strncmp(text + nl, " /* ", 4))
+			dec_puts(c, text + nl);
+		else
+			dec_printf(c, " /* %s */", text);
+	}
+	free(text);
+}
+
 const char *xlat_name(const struct xlat *x, unsigned long long v)
 {
 	for (; x->name; x++)
@@ -428,8 +516,8 @@ const char *xlat_name(const struct xlat *x, unsigned long long v)
 	return NULL;
 }
 
-void dec_flags(struct dec_ctx *c, const struct xlat *x,
-	       unsigned long long v, const char *dflt)
+static void flags_abbrev(struct dec_ctx *c, const struct xlat *x,
+			 unsigned long long v, const char *dflt)
 {
 	bool any = false;
 	const struct xlat *p;
@@ -456,6 +544,15 @@ void dec_flags(struct dec_ctx *c, const struct xlat *x,
 	}
 }
 
+void dec_flags(struct dec_ctx *c, const struct xlat *x,
+	       unsigned long long v, const char *dflt)
+{
+	size_t pos = dec_sym_begin(c);
+
+	flags_abbrev(c, x, v, dflt);
+	dec_sym_end(c, pos, v, DEC_NUM_HEX);
+}
+
 void dec_flags_nz(struct dec_ctx *c, const struct xlat *x,
 		  unsigned long long v)
 {
@@ -467,6 +564,7 @@ void dec_xval(struct dec_ctx *c, const struct xlat *x, unsigned long long v,
 	      const char *dflt)
 {
 	const char *n = xlat_name(x, v);
+	size_t pos = dec_sym_begin(c);
 
 	if (n)
 		dec_puts(c, n);
@@ -474,6 +572,7 @@ void dec_xval(struct dec_ctx *c, const struct xlat *x, unsigned long long v,
 		dec_printf(c, "%#llx /* %s */", v, dflt);
 	else
 		dec_printf(c, "%llu", v);
+	dec_sym_end(c, pos, v, n || dflt ? DEC_NUM_HEX : DEC_NUM_UDEC);
 }
 
 void dec_mode(struct dec_ctx *c, unsigned mode)
@@ -528,7 +627,10 @@ void dec_sigmask_val(struct sbuf *b, const uint64_t *mask, int nwords)
 
 		if (bit == inv)
 			continue;
-		sb_printf(b, "%s%s", first ? "" : " ", signame(i + 1) + 3);
+		if (!first)
+			sb_putc(b, ' ');
+		sb_sym(b, signame(i + 1) + 3, (unsigned long long)i + 1,
+		       DEC_NUM_UDEC);
 		first = false;
 	}
 	sb_putc(b, ']');
@@ -721,13 +823,15 @@ void format_siginfo(struct sbuf *b, const siginfo_t *si)
 		sb_putc(b, '}');
 		return;
 	}
-	sb_printf(b, "si_signo=%s, si_code=", signame(sig));
+	sb_puts(b, "si_signo=");
+	sb_sym(b, signame(sig), (unsigned long long)sig, DEC_NUM_UDEC);
+	sb_puts(b, ", si_code=");
 	code = xlat_name(si_codes, (unsigned long long)(long long)si->si_code);
 	if (!code && sig > 0 && sig < (int)(sizeof(by_sig) / sizeof(by_sig[0]))
 	    && by_sig[sig])
 		code = xlat_name(by_sig[sig], (unsigned long long)si->si_code);
 	if (code)
-		sb_puts(b, code);
+		sb_sym(b, code, (unsigned)si->si_code, DEC_NUM_HEX);
 	else
 		sb_printf(b, "%#x", (unsigned)si->si_code);
 	if (si->si_errno) {

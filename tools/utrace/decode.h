@@ -62,6 +62,7 @@ struct dec_ctx {
 	char rval_extra[1024 + 4];
 	/* Scratch kept from entry to exit. */
 	unsigned long long saved;
+	int sym_depth;		/* -X: dec_sym_begin() nesting */
 };
 
 /*
@@ -127,6 +128,26 @@ enum {
 	DEC_HEX_ALL,			/* -xx */
 };
 extern int dec_hexstr;
+/*
+ * -X: how named constants and flags print.  ABBREV: the names (O_RDONLY|
+ * O_CLOEXEC); RAW: the number only (0x80000); VERBOSE: the number, then the
+ * names in a comment (0x80000 /\* O_RDONLY|O_CLOEXEC *\/).
+ */
+enum { DEC_XLAT_ABBREV, DEC_XLAT_RAW, DEC_XLAT_VERBOSE };
+extern int dec_xlat_style;
+/*
+ * Around the code that prints a constant's names: dec_sym_begin() returns
+ * where they start; dec_sym_end() rewrites them as -X asks, with the number
+ * v printed as how says (DEC_NUM_*, strace's format for that value).
+ * Nested pairs (a flags printer inside a composite one) leave the work to
+ * the outermost.
+ */
+enum { DEC_NUM_HEX, DEC_NUM_DEC, DEC_NUM_UDEC, DEC_NUM_OCT };
+size_t dec_sym_begin(struct dec_ctx *c);
+void dec_sym_end(struct dec_ctx *c, size_t pos, unsigned long long v,
+		 int how);
+/* The same for text built in a plain buffer: name (never NULL) or v. */
+void sb_sym(struct sbuf *b, const char *name, unsigned long long v, int how);
 const char *signame(int sig);
 const char *xlat_name(const struct xlat *x, unsigned long long v);
 void format_siginfo(struct sbuf *b, const siginfo_t *si);

@@ -315,7 +315,9 @@ static void fcntl_result(struct dec_ctx *c, unsigned long cmd)
 		break;
 	case F_GETFL:
 		c->out = &tmp;
+		c->sym_depth++;		/* as strace, names even with -X */
 		put_open_flags(c, r);
+		c->sym_depth--;
 		c->out = save;
 		dec_note(c, " (flags %s)", sb_str(&tmp));
 		break;

@@ -22,6 +22,7 @@ static void put_mode_type(struct dec_ctx *c, unsigned mode)
 		XLAT(S_IFDIR), XLAT(S_IFBLK), XLAT(S_IFCHR), XLAT_END
 	};
 	const char *t = xlat_name(types, mode & S_IFMT);
+	size_t pos = dec_sym_begin(c);
 
 	if (t)
 		dec_printf(c, "%s|", t);
@@ -32,11 +33,15 @@ static void put_mode_type(struct dec_ctx *c, unsigned mode)
 	if (mode & S_ISVTX)
 		dec_puts(c, "S_ISVTX|");
 	dec_printf(c, "%#03o", mode & 0777);
+	dec_sym_end(c, pos, mode, DEC_NUM_OCT);
 }
 
 static void put_dev(struct dec_ctx *c, unsigned long long dev)
 {
+	size_t pos = dec_sym_begin(c);
+
 	dec_printf(c, "makedev(%#x, %#x)", major(dev), minor(dev));
+	dec_sym_end(c, pos, dev, DEC_NUM_HEX);
 }
 
 /* -v: ", st_atime=N (a date comment), st_atime_nsec=N" */
@@ -171,7 +176,7 @@ static void dec_statx(struct dec_ctx *c, unsigned long addr)
 	dec_printf(c, ", stx_size=%llu, ...}", (unsigned long long)st.stx_size);
 }
 
-void put_open_flags(struct dec_ctx *c, unsigned long flags)
+static void open_flags_abbrev(struct dec_ctx *c, unsigned long flags)
 {
 	const char *acc = xlat_name(xlat_open_access, flags & O_ACCMODE);
 
@@ -183,6 +188,14 @@ void put_open_flags(struct dec_ctx *c, unsigned long flags)
 		dec_puts(c, "|");
 	}
 	dec_flags(c, xlat_open_flags, flags, NULL);
+}
+
+void put_open_flags(struct dec_ctx *c, unsigned long flags)
+{
+	size_t pos = dec_sym_begin(c);
+
+	open_flags_abbrev(c, flags);
+	dec_sym_end(c, pos, flags, DEC_NUM_HEX);
 }
 
 static void open_tail(struct dec_ctx *c, unsigned long flags,
@@ -294,7 +307,14 @@ bool d_statx(struct dec_ctx *c)
 		dec_path(c, A(1));
 		SEP();
 		if ((A(2) & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_AS_STAT) {
-			dec_puts(c, "AT_STATX_SYNC_AS_STAT");
+			size_t pos = dec_sym_begin(c);
+
+			/* strace -X raw prints "|0x900" here: nothing for 0. */
+			if (dec_xlat_style != DEC_XLAT_RAW || !A(2))
+				dec_puts(c, "AT_STATX_SYNC_AS_STAT");
+			dec_sym_end(c, pos, AT_STATX_SYNC_AS_STAT, DEC_NUM_HEX);
+			if (dec_xlat_style == DEC_XLAT_RAW && A(2))
+				c->out->len = pos;
 			if (A(2))
 				dec_puts(c, "|");
 		}
@@ -311,10 +331,13 @@ bool d_statx(struct dec_ctx *c)
 
 static void put_access_mode(struct dec_ctx *c, unsigned long m)
 {
+	size_t pos = dec_sym_begin(c);
+
 	if (!m)
 		dec_puts(c, "F_OK");
 	else
 		dec_flags(c, xlat_access_modes, m, NULL);
+	dec_sym_end(c, pos, m, DEC_NUM_HEX);
 }
 
 bool d_access(struct dec_ctx *c)

@@ -55,7 +55,17 @@ static const struct xlat ioc_dirs[] = {
 	XLAT(_IOC_NONE), XLAT(_IOC_READ), XLAT(_IOC_WRITE), XLAT_END
 };
 
+static void put_request_abbrev(struct dec_ctx *c, unsigned req);
+
 static void put_request(struct dec_ctx *c, unsigned req)
+{
+	size_t pos = dec_sym_begin(c);
+
+	put_request_abbrev(c, req);
+	dec_sym_end(c, pos, req, DEC_NUM_HEX);
+}
+
+static void put_request_abbrev(struct dec_ctx *c, unsigned req)
 {
 	const char *n = xlat_name(ioctl_names, req);
 	unsigned dir = _IOC_DIR(req);

@@ -13,16 +13,20 @@
 
 static void put_prot(struct dec_ctx *c, unsigned long prot)
 {
+	size_t pos = dec_sym_begin(c);
+
 	if (!prot)
 		dec_puts(c, "PROT_NONE");
 	else
 		dec_flags(c, xlat_prot, prot, NULL);
+	dec_sym_end(c, pos, prot, DEC_NUM_HEX);
 }
 
 bool d_mmap(struct dec_ctx *c)
 {
 	unsigned long fl = A(3);
 	const char *type = xlat_name(xlat_map_type, fl & 3);
+	size_t pos;
 
 	dec_ptr(c, A(0));
 	SEP();
@@ -30,6 +34,7 @@ bool d_mmap(struct dec_ctx *c)
 	SEP();
 	put_prot(c, A(2));
 	SEP();
+	pos = dec_sym_begin(c);
 	if (type)
 		dec_puts(c, type);
 	else
@@ -39,6 +44,7 @@ bool d_mmap(struct dec_ctx *c)
 		dec_puts(c, "|");
 		dec_flags(c, xlat_map_flags, fl, NULL);
 	}
+	dec_sym_end(c, pos, A(3), DEC_NUM_HEX);
 	SEP();
 	dec_fd(c, IA(4));
 	SEP();

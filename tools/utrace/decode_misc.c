@@ -112,9 +112,11 @@ bool d_futex(struct dec_ctx *c)
 	unsigned op = (unsigned)A(1);
 	unsigned cmd = op & 127;
 	const char *name = xlat_name(xlat_futex_cmds, cmd);
+	size_t pos;
 
 	dec_ptr(c, A(0));
 	SEP();
+	pos = dec_sym_begin(c);
 	if (name)
 		dec_puts(c, name);
 	else
@@ -123,6 +125,7 @@ bool d_futex(struct dec_ctx *c)
 		dec_puts(c, "_PRIVATE");
 	if (op & 256)
 		dec_puts(c, "|FUTEX_CLOCK_REALTIME");
+	dec_sym_end(c, pos, op, DEC_NUM_HEX);
 	SEP();
 	dec_int(c, IA(2));
 	switch (cmd) {

@@ -25,6 +25,7 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 		unsigned char raw[128];
 	} u;
 	const char *fam;
+	size_t pos;
 
 	if (!addr) {
 		dec_puts(c, "NULL");
@@ -41,10 +42,12 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 	}
 	dec_puts(c, "{sa_family=");
 	fam = xlat_name(xlat_address_families, u.sa.sa_family);
+	pos = dec_sym_begin(c);
 	if (fam)
 		dec_puts(c, fam);
 	else
 		dec_printf(c, "%u /* AF_??? */", u.sa.sa_family);
+	dec_sym_end(c, pos, u.sa.sa_family, DEC_NUM_HEX);
 	switch (u.sa.sa_family) {
 	case AF_UNIX: {
 		size_t n = (size_t)len - offsetof(struct sockaddr_un, sun_path);
@@ -106,14 +109,17 @@ bool d_socket(struct dec_ctx *c)
 {
 	unsigned long type = A(1);
 	const char *t;
+	size_t pos;
 
 	dec_xval(c, xlat_address_families, A(0), "AF_???");
 	SEP();
+	pos = dec_sym_begin(c);
 	t = xlat_name(xlat_socktypes, type & 0xf);
 	if (t)
 		dec_puts(c, t);
 	else
 		dec_printf(c, "%#lx /* SOCK_??? */", type & 0xf);
+	dec_sym_end(c, pos, type & 0xf, DEC_NUM_HEX);
 	if (type & ~0xfUL) {
 		dec_puts(c, "|");
 		dec_flags(c, xlat_sock_flags, type & ~0xfUL, NULL);

@@ -101,8 +101,11 @@ static void put_clone_flags(struct dec_ctx *c, unsigned long long fl,
 	fl &= with_sig ? ~0xffULL : ~0ULL;
 	if (fl)
 		dec_flags(c, xlat_clone_flags, fl, NULL);
-	if (sig)
-		dec_printf(c, "%s%s", fl ? "|" : "", signame((int)sig));
+	if (sig) {
+		if (fl)
+			dec_puts(c, "|");
+		dec_signal(c, sig);
+	}
 	if (!fl && !sig)
 		dec_puts(c, "0");
 }
@@ -312,12 +315,15 @@ bool d_waitid(struct dec_ctx *c)
 
 static void put_rlim(struct dec_ctx *c, uint64_t v, const char *inf)
 {
+	size_t pos = dec_sym_begin(c);
+
 	if (v == UINT64_MAX)
 		dec_puts(c, inf);
 	else if (v > 1024 && v % 1024 == 0)
 		dec_printf(c, "%llu*1024", (unsigned long long)(v / 1024));
 	else
 		dec_printf(c, "%llu", (unsigned long long)v);
+	dec_sym_end(c, pos, v, DEC_NUM_UDEC);
 }
 
 static void put_rlimit(struct dec_ctx *c, unsigned long addr, const char *inf)

@@ -30,11 +30,13 @@ static void put_sigaction(struct dec_ctx *c, unsigned long addr)
 		return;
 	}
 	dec_puts(c, "{sa_handler=");
-	if (sa.handler == (unsigned long)SIG_DFL)
-		dec_puts(c, "SIG_DFL");
-	else if (sa.handler == (unsigned long)SIG_IGN)
-		dec_puts(c, "SIG_IGN");
-	else
+	if (sa.handler == (unsigned long)SIG_DFL ||
+	    sa.handler == (unsigned long)SIG_IGN) {
+		size_t pos = dec_sym_begin(c);
+
+		dec_puts(c, sa.handler ? "SIG_IGN" : "SIG_DFL");
+		dec_sym_end(c, pos, sa.handler, DEC_NUM_HEX);
+	} else
 		dec_printf(c, "%#lx", sa.handler);
 	dec_puts(c, ", sa_mask=");
 	dec_sigmask_val(c->out, &sa.mask, 1);
@@ -48,7 +50,7 @@ static void put_sigaction(struct dec_ctx *c, unsigned long addr)
 bool d_rt_sigaction(struct dec_ctx *c)
 {
 	if (!c->exiting) {
-		dec_puts(c, signame(IA(0)));
+		dec_signal(c, (unsigned)IA(0));
 		SEP();
 		put_sigaction(c, A(1));
 		SEP();
@@ -206,7 +208,10 @@ bool d_kill(struct dec_ctx *c)
 {
 	dec_int(c, IA(0));
 	SEP();
-	dec_puts(c, IA(1) ? signame(IA(1)) : "0");
+	if (IA(1))
+		dec_signal(c, (unsigned)IA(1));
+	else
+		dec_puts(c, "0");
 	return true;
 }
 
@@ -216,7 +221,10 @@ bool d_tgkill(struct dec_ctx *c)
 	SEP();
 	dec_int(c, IA(1));
 	SEP();
-	dec_puts(c, IA(2) ? signame(IA(2)) : "0");
+	if (IA(2))
+		dec_signal(c, (unsigned)IA(2));
+	else
+		dec_puts(c, "0");
 	return true;
 }
 

@@ -51,7 +51,7 @@ void usage(FILE *f)
 	fputs(
 "Usage: utrace [-ACcfiknqrTtvwYyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE]\n"
 "              [-p PID]... [-P PATH]... [-s STRSIZE] [-S SORTBY]\n"
-"              [-U COLUMNS] [--inject=SET:...] [--quiet=SET] [--seccomp-bpf]\n"
+"              [-U COLUMNS] [-X STYLE] [--inject=SET:...] [--quiet=SET] [--seccomp-bpf]\n"
 "              [--json] [--timeline FILE]\n"
 "              { -p PID | [-E VAR=VAL]... [--] PROG [ARGS] }\n"
 "\n"
@@ -108,6 +108,9 @@ void usage(FILE *f)
 "                          SIGINT, SIGTERM, SIGHUP, SIGQUIT harmless;\n"
 "                          output is live: whole lines, written whenever\n"
 "                          the traced threads run or wait\n"
+"  -X STYLE, --const-print-style=STYLE\n"
+"                          constants and flags: abbrev (names, default),\n"
+"                          raw (numbers), verbose (numbers and names)\n"
 "  -A, --output-append-mode\n"
 "                          open the -o file(s) for appending\n"
 "  -s N, --string-limit=N  print at most N bytes of strings (default 32)\n"
@@ -903,6 +906,7 @@ int parse_options(int argc, char **argv)
 		{ "summary-sort-by", required_argument, NULL, 'S' },
 		{ "summary-columns", required_argument, NULL, 'U' },
 		{ "output-append-mode", no_argument, NULL, 'A' },
+		{ "const-print-style", required_argument, NULL, 'X' },
 		{ "summary-wall-clock", no_argument, NULL, 'w' },
 		{ "quiet", optional_argument, NULL, OPT_QUIET },
 		{ "silent", optional_argument, NULL, OPT_QUIET },
@@ -935,7 +939,7 @@ int parse_options(int argc, char **argv)
 		opt.signal_set[i] = true;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv,
-				"+:fo:e:s:xvyTtrcCS:U:AwqZzp:P:nikYa:E:I:Vh",
+				"+:fo:e:s:xvyTtrcCS:U:AX:wqZzp:P:nikYa:E:I:Vh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': follow++; break;
@@ -1014,6 +1018,16 @@ int parse_options(int argc, char **argv)
 			break;
 		case 'U': parse_columns(optarg); break;
 		case 'A': opt.append = true; break;
+		case 'X':
+			if (!strcmp(optarg, "raw"))
+				dec_xlat_style = DEC_XLAT_RAW;
+			else if (!strcmp(optarg, "abbrev"))
+				dec_xlat_style = DEC_XLAT_ABBREV;
+			else if (!strcmp(optarg, "verbose"))
+				dec_xlat_style = DEC_XLAT_VERBOSE;
+			else
+				die("invalid -X argument: '%s'", optarg);
+			break;
 		case 'w': opt.wall_clock = true; break;
 		case 'q': qflag++; break;
 		case OPT_QUIET:
