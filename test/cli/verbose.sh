@@ -71,3 +71,31 @@ if [ $rc -eq 3 ] && norm <"$exp/verbose-term.out" >"$tmp/want" &&
 else
 	echo "not ok - -v: termios in full (exit $rc)"
 fi
+
+# -e abbrev=SET: only the syscalls of SET abbreviated; the last of -v and
+# -e abbrev= wins.  The -v recording with the abbreviated statx and
+# execve lines of the other one.
+grep -v '^--- SIG' "$exp/verbose-v.out" | norm >"$tmp/v"
+grep -v '^--- SIG' "$exp/verbose-abbrev.out" | norm >"$tmp/a"
+awk 'NR == FNR { if ($0 ~ /^(statx|execve)\(/) ab[$0 ~ /^statx/] = $0; next }
+     /^statx\(/ { print ab[1]; next } /^execve\(/ { print ab[0]; next }
+     { print }' "$tmp/a" "$tmp/v" >"$tmp/mixed"
+check_mixed() {	# name, options...
+	name=$1; shift
+	rm -rf "$tmp/w" && mkdir "$tmp/w"
+	(cd "$tmp/w" && TZ=UTC exec "$U" -o "$tmp/out" -s 4 -e signal=none \
+		-e trace=$T "$@" "$P" verbose </dev/null >/dev/null 2>"$tmp/err")
+	rc=$?
+	sed -n '/utrace-marker/,$p' "$tmp/out" | norm >"$tmp/got"
+	if [ $rc -eq 3 ] && diff -u "$tmp/mixed" "$tmp/got" |
+	   sed 's/^/# /' >&2 && cmp -s "$tmp/mixed" "$tmp/got"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name (exit $rc)"
+	fi
+}
+check_mixed "-e abbrev=statx,execve" -e abbrev=statx,execve
+check_mixed "-e abbrev=all then -v then --abbrev=" -e abbrev=all -v \
+	--abbrev=statx,execve
+check_mixed "-e abbrev=!...: all but these" \
+	-e 'abbrev=!newfstatat,uname,wait4,poll,getdents64,getdents'

@@ -113,7 +113,7 @@ struct options {
 	int t_digits;			/* -T precision */
 	bool decode_pids;		/* -Y: pid<comm> in prefixes */
 	struct path_set trace_paths;	/* -P */
-	bool no_abbrev;			/* -v */
+	bool abbrev[NR_MAX];		/* -e abbrev= (all; -v: none) */
 	struct num_set read_fds;	/* -e read= */
 	struct num_set write_fds;	/* -e write= */
 	bool stack_trace;		/* -k */

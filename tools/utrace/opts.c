@@ -124,6 +124,9 @@ void usage(FILE *f)
 "                          field of stat, statx, rusage, uname, termios,\n"
 "                          getdents' entries, execve's environment, arrays\n"
 "                          past -s elements\n"
+"  -e abbrev=SET, --abbrev=SET\n"
+"                          abbreviate only the syscalls in SET (default\n"
+"                          all; -v is abbrev=none)\n"
 "  -y, --decode-fds[=path], -e decode-fds=path\n"
 "                          print the paths of file descriptors\n"
 "  -yy, --decode-fds=all   also socket endpoints (3<TCP:[1.2.3.4:80->\n"
@@ -541,8 +544,8 @@ static void parse_inject(const char *val)
 	free(copy);
 }
 
-/* Long options of -e read= and -e write= (and of -v's -e abbrev=...). */
-enum { OPT_READ = 1024, OPT_WRITE };
+/* Long options of -e read=, -e write= and -e abbrev=. */
+enum { OPT_READ = 1024, OPT_WRITE, OPT_ABBREV };
 
 /*
  * -e read=SET, -e write=SET: descriptors, "!" (repeatable) complementing,
@@ -649,6 +652,9 @@ static void parse_expr(const char *e)
 		   (n == 6 && !strncmp(e, "silence", 6))) {
 		parse_quiet_set(v);
 		quiet_set = true;
+	} else if ((n == 6 && !strncmp(e, "abbrev", 6)) ||
+		   (n == 1 && *e == 'a')) {
+		parse_syscall_set(v, opt.abbrev, "-e abbrev");
 	} else if ((n == 4 && !strncmp(e, "read", 4)) ||
 		   (n == 5 && !strncmp(e, "reads", 5)) ||
 		   (n == 1 && *e == 'r')) {
@@ -662,7 +668,7 @@ static void parse_expr(const char *e)
 	} else {
 		die("-e %.*s: not supported by utrace (supported: trace, "
 		    "signal, status, inject, fault, quiet, read, write, "
-		    "decode-fds)",
+		    "abbrev, decode-fds)",
 		    (int)n, e);
 	}
 }
@@ -917,6 +923,7 @@ int parse_options(int argc, char **argv)
 		{ "stack-traces", no_argument, NULL, 'k' },
 		{ "trace-path", required_argument, NULL, 'P' },
 		{ "no-abbrev", no_argument, NULL, 'v' },
+		{ "abbrev", required_argument, NULL, OPT_ABBREV },
 		{ "read", required_argument, NULL, OPT_READ },
 		{ "read-fds", required_argument, NULL, OPT_READ },
 		{ "write", required_argument, NULL, OPT_WRITE },
@@ -931,6 +938,7 @@ int parse_options(int argc, char **argv)
 	bool seccomp = false, abs_ts = false, sort_set = false;
 
 	opt.strsize = 32;
+	memset(opt.abbrev, 1, sizeof(opt.abbrev));
 	opt.columns = 40;
 	opt.sort = COL_PERCENT;
 	opt.trace_all = true;
@@ -1039,7 +1047,10 @@ int parse_options(int argc, char **argv)
 		case 'z': opt.status_mask = ST_SUCCESSFUL; break;
 		case 'p': parse_pids(optarg); break;
 		case 'P': trace_path_add(&opt.trace_paths, optarg); break;
-		case 'v': opt.no_abbrev = true; break;
+		case 'v': memset(opt.abbrev, 0, sizeof(opt.abbrev)); break;
+		case OPT_ABBREV:
+			parse_syscall_set(optarg, opt.abbrev, "--abbrev");
+			break;
 		case OPT_READ: parse_fd_set(&opt.read_fds, optarg); break;
 		case OPT_WRITE: parse_fd_set(&opt.write_fds, optarg); break;
 		case OPT_JSON: opt.json = true; break;

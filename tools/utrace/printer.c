@@ -529,7 +529,7 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	t->dc.strsize = opt.strsize;
 	t->dc.decode_fds = opt.decode_fds;
 	t->dc.sockets = t->sockets;
-	t->dc.no_abbrev = opt.no_abbrev;
+	t->dc.no_abbrev = sc.nr >= 0 && sc.nr < NR_MAX && !opt.abbrev[sc.nr];
 	t->dc.mem_read = mem_read;
 	t->dc.mem_ctx = e;
 	t->dc.out = &t->line;
