@@ -3,8 +3,8 @@
 # with recordings of strace 6.1 running test/progs/sockets (TCP listener,
 # client and accepted ends on 127.0.0.1, bound and connected UDP, a UNIX
 # socketpair, a UNIX socket bound to "sock", a NETLINK_ROUTE socket,
-# /dev/null, a pidfd).  Ports, inodes and pids change from run to run:
-# every number of 1024 or more is renamed N1, N2... in order of first
+# /dev/null, a pidfd, an unlinked file with "<>\n" in its name, a memfd).
+# Ports, inodes and pids change from run to run: every number of 1024 or more is renamed N1, N2... in order of first
 # appearance, so the same port or inode keeps one name in a trace; the
 # pid (which can be small) is PID where it appears.
 O=${O:-build}
@@ -16,7 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 P=$O/test/progs/sockets
 
 norm() {
-	sed -n '/^close_range/,$p' | sed -E 's/AT_FDCWD<[^>]*>/AT_FDCWD<CWD>/' |
+	sed -n '/^close_range/,$p' | sed -E -e "s|$tmp|CWD|g" \
+	    -e 's/AT_FDCWD<[^>]*>/AT_FDCWD<CWD>/' |
 	python3 -c '
 import re, sys
 names = {}

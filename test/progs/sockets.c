@@ -4,8 +4,9 @@
  * a TCP listener on 127.0.0.1, a client connected to it and the accepted
  * end; a bound UDP socket and a connected one; a UNIX stream socketpair and
  * a UNIX datagram socket bound to "sock" in the current directory; a bound
- * NETLINK_ROUTE socket; /dev/null; a pidfd.  Exit status 0 when all went
- * well.
+ * NETLINK_ROUTE socket; /dev/null; a pidfd; a file named "we<ird>\n" in
+ * the current directory, then unlinked; a memfd.  Exit status 0 when all
+ * went well.
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -31,7 +32,7 @@ int main(void)
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	struct sockaddr_nl snl = { .nl_family = AF_NETLINK };
 	socklen_t len = sizeof(sin);
-	int lfd, cfd, afd, ufd, u2fd, pair[2], xfd, nfd, dfd, pfd;
+	int lfd, cfd, afd, ufd, u2fd, pair[2], xfd, nfd, dfd, pfd, wfd, mfd;
 	char c;
 
 	syscall(SYS_close_range, 3U, ~0U, 0U);
@@ -82,7 +83,15 @@ int main(void)
 	if (pfd >= 0 && fcntl(pfd, F_GETFD) < 0)
 		return fail("pidfd");
 
-	for (int fd = 3; fd <= 13; fd++)
+	wfd = open("we<ird>\n", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (wfd < 0 || fcntl(wfd, F_GETFD) < 0 || unlink("we<ird>\n") ||
+	    fcntl(wfd, F_GETFD) < 0)
+		return fail("weird file");
+	mfd = (int)syscall(SYS_memfd_create, "mem", 0U);
+	if (mfd >= 0 && fcntl(mfd, F_GETFD) < 0)
+		return fail("memfd");
+
+	for (int fd = 3; fd <= 15; fd++)
 		close(fd);
 	return 0;
 }

@@ -263,8 +263,11 @@ void dec_dirfd(struct dec_ctx *c, int fd)
 			return;
 		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)c->tid);
 		n = readlink(link, path, sizeof(path) - 1);
-		if (n > 0)
-			dec_printf(c, "<%.*s>", (int)n, path);
+		if (n > 0) {
+			dec_puts(c, "<");
+			fd_quote_path(c->out, path, (size_t)n);
+			dec_puts(c, ">");
+		}
 	} else {
 		dec_fd(c, fd);
 	}

@@ -171,6 +171,8 @@ struct sock_cache *sock_cache_get(struct sock_cache *c);
 void sock_cache_put(struct sock_cache *c);
 void fd_decorate(struct sbuf *out, struct sock_cache *cache, pid_t tid,
 		 int fd, unsigned set);
+/* A path as strace prints it between < and >. */
+void fd_quote_path(struct sbuf *b, const char *path, size_t n);
 
 /*
  * Per-syscall decoders (decode_<family>.c).  Each is called at entry and,

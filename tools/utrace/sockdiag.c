@@ -14,7 +14,8 @@
  *   NETLINK:[ROUTE:PORTID]                   TCP:[INODE] (not found)
  *
  * A character or block device prints "/dev/null<char 1:3>", a pidfd
- * "pid:1234".
+ * "pid:1234".  Paths (-y) are quoted as strace quotes them, with
+ * "(deleted)" after the ">" of a file no longer at its name.
  *
  * As strace 6.1, what the kernel answered is kept per inode, in a cache of
  * 1024 entries shared by all the tracees, and shown again from there: the
@@ -489,8 +490,9 @@ static bool fd_dev(const char *path, struct sbuf *out)
 		return false;
 	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
 		return false;
-	sb_printf(out, "<%s<%s %u:%u>>", path,
-		  S_ISBLK(st.st_mode) ? "block" : "char",
+	sb_putc(out, '<');
+	fd_quote_path(out, path, strlen(path));
+	sb_printf(out, "<%s %u:%u>>", S_ISBLK(st.st_mode) ? "block" : "char",
 		  major(st.st_rdev), minor(st.st_rdev));
 	return true;
 }
@@ -520,14 +522,85 @@ static bool fd_pidfd(pid_t tid, int fd, const char *path, struct sbuf *out)
 	return true;
 }
 
+/*
+ * A path between < and >, as strace's print_quoted_string_ex() with
+ * QUOTE_OMIT_LEADING_TRAILING_QUOTES and "<>" to escape: the escapes of
+ * a quoted string (and -x, -xx), '<' and '>' in octal.
+ */
+void fd_quote_path(struct sbuf *b, const char *path, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)path;
+	bool hex = dec_hexstr == DEC_HEX_ALL;
+	size_t i;
+
+	if (dec_hexstr == DEC_HEX_NON_ASCII)
+		for (i = 0; i < n && !hex; i++)
+			hex = s[i] > 0x7e || (s[i] < ' ' && (s[i] < 9 ||
+							     s[i] > 13));
+	for (i = 0; i < n; i++) {
+		unsigned char ch = s[i];
+
+		if (hex) {
+			sb_printf(b, "\\x%02x", ch);
+			continue;
+		}
+		switch (ch) {
+		case '"': sb_puts(b, "\\\""); continue;
+		case '\\': sb_puts(b, "\\\\"); continue;
+		case '\f': sb_puts(b, "\\f"); continue;
+		case '\n': sb_puts(b, "\\n"); continue;
+		case '\r': sb_puts(b, "\\r"); continue;
+		case '\t': sb_puts(b, "\\t"); continue;
+		case '\v': sb_puts(b, "\\v"); continue;
+		}
+		if (ch >= ' ' && ch < 0x7f && ch != '<' && ch != '>')
+			sb_putc(b, (char)ch);
+		else if (dec_hexstr == DEC_HEX_NON_ASCII_CHARS)
+			sb_printf(b, "\\x%02x", ch);
+		else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7')
+			sb_printf(b, "\\%03o", ch);
+		else
+			sb_printf(b, "\\%o", ch);
+	}
+}
+
+/*
+ * The path of fd as strace 6.1 reads it: a " (deleted)" the kernel added
+ * is taken off (and *deleted set) when the name no longer leads to the
+ * file the descriptor holds.
+ */
+static void fd_path_deleted(pid_t tid, int fd, char *buf, size_t size,
+			    bool *deleted)
+{
+	static const char sfx[] = " (deleted)";
+	char link[64];
+	struct stat sl, sp;
+	size_t n;
+
+	*deleted = false;
+	fd_path(tid, fd, buf, size);
+	n = strlen(buf);
+	if (n <= sizeof(sfx) || strcmp(buf + n - (sizeof(sfx) - 1), sfx))
+		return;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, fd);
+	if (stat(link, &sl) < 0)
+		return;
+	if (lstat(buf, &sp) < 0 || sl.st_ino != sp.st_ino ||
+	    sl.st_dev != sp.st_dev) {
+		buf[n - (sizeof(sfx) - 1)] = '\0';
+		*deleted = true;
+	}
+}
+
 void fd_decorate(struct sbuf *out, struct sock_cache *cache, pid_t tid,
 		 int fd, unsigned set)
 {
 	char path[PATH_MAX];
+	bool deleted;
 
 	if (!set || fd < 0)
 		return;
-	fd_path(tid, fd, path, sizeof(path));
+	fd_path_deleted(tid, fd, path, sizeof(path), &deleted);
 	if (!path[0])
 		return;
 	if ((set & DF_SOCKET) && fd_socket(cache, tid, fd, path, out))
@@ -536,6 +609,9 @@ void fd_decorate(struct sbuf *out, struct sock_cache *cache, pid_t tid,
 		return;
 	if ((set & DF_PIDFD) && fd_pidfd(tid, fd, path, out))
 		return;
-	if (set & DF_PATH)
-		sb_printf(out, "<%s>", path);
+	if (set & DF_PATH) {
+		sb_putc(out, '<');
+		fd_quote_path(out, path, strlen(path));
+		sb_puts(out, deleted ? ">(deleted)" : ">");
+	}
 }
