@@ -128,6 +128,7 @@ static void dump(void)
 	struct iovec m2[1] = { { b3, sizeof(b3) } };
 	struct msghdr mh = { .msg_iov = m1, .msg_iovlen = 2 };
 	struct mmsghdr mm[2];
+	struct sockaddr_storage sa;
 	int fd, sv[2], p[2], i;
 
 	for (i = 0; i < (int)sizeof(big); i++)
@@ -173,6 +174,12 @@ static void dump(void)
 	mm[1].msg_hdr.msg_iov = m2;
 	mm[1].msg_hdr.msg_iovlen = 1;
 	recvmmsg(sv[1], mm, 2, MSG_DONTWAIT, NULL);
+	/* recvmmsg: nothing queued; then names and a timeout. */
+	recvmmsg(sv[1], mm, 2, MSG_DONTWAIT, NULL);
+	sendto(sv[0], "named", 5, 0, NULL, 0);
+	mm[0].msg_hdr.msg_name = &sa;
+	mm[0].msg_hdr.msg_namelen = sizeof(sa);
+	recvmmsg(sv[1], mm, 1, 0, &(struct timespec){ 5, 0 });
 	vmsplice(p[1], m1, 2, 0);
 	read(p[0], buf, sizeof(buf));
 	write(p[1], "to 7", 4);

@@ -62,6 +62,10 @@ struct dec_ctx {
 	char rval_extra[1024 + 4];
 	/* Scratch kept from entry to exit. */
 	unsigned long long saved;
+	unsigned long long saved2[2];
+	/* recvmmsg: the messages' msg_namelen at entry (the first ones). */
+	int namelen[16];
+	unsigned nnamelen;
 	int sym_depth;		/* -X: dec_sym_begin() nesting */
 };
 

@@ -7,6 +7,7 @@
  * syscall has.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,24 @@ bool d_pwritev(struct dec_ctx *c)
 	d_writev(c);
 	SEP();
 	dec_printf(c, "%ld", (long)A(3));
+	return true;
+}
+
+bool d_vmsplice(struct dec_ctx *c)
+{
+	static const struct xlat splice_flags[] = {
+		XLAT_PAIR(1, "SPLICE_F_MOVE"), XLAT_PAIR(2, "SPLICE_F_NONBLOCK"),
+		XLAT_PAIR(4, "SPLICE_F_MORE"), XLAT_PAIR(8, "SPLICE_F_GIFT"),
+		XLAT_END
+	};
+
+	dec_fd(c, IA(0));
+	SEP();
+	dec_iov(c, A(1), A(2), LONG_MAX);
+	SEP();
+	dec_ulong(c, A(2));
+	SEP();
+	dec_flags(c, splice_flags, (unsigned)A(3), "SPLICE_F_???");
 	return true;
 }
 

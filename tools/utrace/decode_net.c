@@ -6,6 +6,7 @@
  * syscall has.
  */
 #include <arpa/inet.h>
+#include <limits.h>
 #include <linux/netlink.h>
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
@@ -351,6 +352,126 @@ bool d_recvmsg(struct dec_ctx *c)
 		put_msghdr(c, A(1), c->ret, (long)(unsigned)c->saved);
 	SEP();
 	dec_flags(c, xlat_msg_flags, A(2), NULL);
+	return true;
+}
+
+/*
+ * The messages of sendmmsg and recvmmsg, as strace: at most -s of them
+ * (without -v), and no more than there are msg_namelen values saved at
+ * entry for recvmmsg; msg_len for the first msg_len_n ones.
+ */
+static void put_mmsgvec(struct dec_ctx *c, unsigned long addr,
+			unsigned long vlen, unsigned long msg_len_n,
+			bool recv)
+{
+	struct mmsghdr m;
+	unsigned long i;
+
+	if (!addr) {
+		dec_puts(c, "NULL");
+		return;
+	}
+	if (!vlen || vlen > ULONG_MAX / sizeof(m) ||
+	    addr + vlen * sizeof(m) <= addr) {
+		dec_ptr(c, addr);
+		return;
+	}
+	for (i = 0; i < vlen; i++) {
+		unsigned long at = addr + i * sizeof(m);
+
+		if (i)
+			dec_puts(c, ", ");
+		if (!dec_read(c, at, &m, sizeof(m))) {
+			if (!i) {
+				dec_ptr(c, addr);
+				return;
+			}
+			dec_printf(c, "... /* %#lx */", at);
+			break;
+		}
+		if (!i)
+			dec_puts(c, "[");
+		if ((!c->no_abbrev && i >= (unsigned long)c->strsize) ||
+		    i >= 1024 || (recv && i >= c->nnamelen &&
+				  c->nnamelen < 16)) {
+			dec_puts(c, "...");
+			break;
+		}
+		dec_puts(c, "{msg_hdr=");
+		put_msghdr(c, at, recv ? (long)m.msg_len : LONG_MAX,
+			   recv && i < c->nnamelen ? c->namelen[i] : -1);
+		if (i < msg_len_n)
+			dec_printf(c, ", msg_len=%u", m.msg_len);
+		dec_puts(c, "}");
+	}
+	dec_puts(c, "]");
+}
+
+bool d_sendmmsg(struct dec_ctx *c)
+{
+	if (!c->exiting) {
+		dec_fd(c, IA(0));
+		SEP();
+		return false;
+	}
+	put_mmsgvec(c, A(1), (unsigned)A(2), failed(c) ? 0 : (unsigned long)c->ret,
+		    false);
+	SEP();
+	dec_uint(c, (unsigned)A(2));
+	SEP();
+	dec_flags(c, xlat_msg_flags, (unsigned)A(3), NULL);
+	return true;
+}
+
+bool d_recvmmsg(struct dec_ctx *c)
+{
+	struct timespec ts;
+	unsigned i;
+
+	if (!c->exiting) {
+		struct mmsghdr m;
+
+		dec_fd(c, IA(0));
+		SEP();
+		for (i = 0; i < (unsigned)A(2) && i < 16; i++) {
+			if (!dec_read(c, A(1) + i * sizeof(m), &m, sizeof(m)))
+				break;
+			c->namelen[i] = (int)m.msg_hdr.msg_namelen;
+		}
+		c->nnamelen = i;
+		/* The timeout as it was at entry. */
+		c->saved = A(4) && dec_read(c, A(4), &ts, sizeof(ts));
+		if (c->saved) {
+			c->saved2[0] = (unsigned long long)ts.tv_sec;
+			c->saved2[1] = (unsigned long long)ts.tv_nsec;
+		}
+		return false;
+	}
+	if (failed(c))
+		dec_ptr(c, A(1));
+	else
+		put_mmsgvec(c, A(1), (unsigned long)c->ret,
+			    (unsigned long)c->ret, true);
+	SEP();
+	dec_uint(c, (unsigned)A(2));
+	SEP();
+	dec_flags(c, xlat_msg_flags, (unsigned)A(3), NULL);
+	SEP();
+	if (!A(4))
+		dec_puts(c, "NULL");
+	else if (c->saved)
+		dec_printf(c, "{tv_sec=%lld, tv_nsec=%lld}",
+			   (long long)c->saved2[0], (long long)c->saved2[1]);
+	else
+		dec_ptr(c, A(4));
+	if (!failed(c)) {
+		if (!c->ret) {
+			dec_note(c, " (Timeout)");
+		} else if (A(4) && dec_read(c, A(4), &ts, sizeof(ts))) {
+			dec_note(c, " (left {tv_sec=%lld, tv_nsec=%ld})",
+				 (long long)ts.tv_sec, ts.tv_nsec);
+		}
+	}
 	return true;
 }
 
