@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * -yy: what strace 6.1 prints after a file descriptor besides its path.
+ * -y, -yy: what strace 6.1 prints after a file descriptor (fd_decorate).
  *
  * A socket's endpoints come, as in strace, from NETLINK_SOCK_DIAG, keyed by
  * the socket's inode (from the /proc/PID/fd/N link, "socket:[INODE]"): the

@@ -243,13 +243,13 @@ static void uw_put_frame(struct uw_walk *w, const char *mod, const char *sym,
 			  dm ? dm : sym, (unsigned long)off,
 			  (unsigned long)true_offset);
 		free(dm);
-	}
-	else if (mod)
+	} else if (mod) {
 		sb_printf(w->out, " > %s() [0x%lx]\n", mod,
 			  (unsigned long)true_offset);
-	else
+	} else {
 		sb_printf(w->out, " > BUG IN %s\n",
 			  w->queued ? "sprint_call_or_error" : "print_call_cb");
+	}
 }
 
 static int uw_frame(Dwfl_Frame *state, void *arg)
