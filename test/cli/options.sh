@@ -126,7 +126,7 @@ fi
 
 "$U" --help >help
 m=
-for o in -A --output-append-mode -U --summary-columns "-e fault=" -S -X --const-print-style; do
+for o in -A --output-append-mode -U --summary-columns "-e fault=" -S -X --const-print-style -u --user -D --daemonize "-b execve" --detach-on; do
 	grep -q -- "$o" help || m="$m $o"
 done
 [ -z "$m" ] && ok "--help names -A, -U, -e fault=" || nok "--help lacks:$m"

@@ -118,6 +118,9 @@ struct options {
 	struct num_set write_fds;	/* -e write= */
 	bool stack_trace;		/* -k */
 	bool append;			/* -A: -o files opened for appending */
+	bool detach_execve;		/* -b execve */
+	const char *user;		/* -u: run the command as this user */
+	int daemonize;			/* -D count: 1 grandchild, 2 pgroup, 3 session */
 };
 
 extern struct options opt;
@@ -137,6 +140,18 @@ pid_t spawned_pid(void);
 /* Set by the injector so the printer can add " (INJECTED)". */
 void mark_injected(pid_t tid, bool on);
 bool was_injected(pid_t tid);
+/*
+ * -u, -D: a command utrace starts itself is traced from before its execve;
+ * every engine ignores what it does until then (strace's hidden log):
+ * hidden() is true for those events, and turns false at the execve's entry
+ * (nr: the syscall at an entry, -1 otherwise) or its exec event.
+ */
+bool hidden(pid_t tid, long nr);
+/*
+ * -b execve: true in report_exec when the thread is being detached; each
+ * engine then returns UTRACE_DETACH.
+ */
+bool exec_detaching(pid_t tid);
 /* Set by the injector so the printer can add " (DELAYED)". */
 void mark_delayed(pid_t tid);
 bool take_delayed(pid_t tid);

@@ -57,8 +57,8 @@ static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 		return keep(action);
 	}
 	/* -P: strace counts only the syscalls that touch the paths. */
-	if (opt.trace_paths.n &&
-	    !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr, sc.args)) {
+	if (hidden(t->tid, sc.nr) || (opt.trace_paths.n &&
+	    !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr, sc.args))) {
 		t->nr = -1;
 		return keep(action);
 	}
@@ -116,6 +116,8 @@ static uint32_t c_exec(uint32_t action, struct utrace_engine *e,
 	struct cthr *t = utrace_engine_data(e);
 	pid_t tid = utrace_engine_tid(e);
 
+	if (exec_detaching(tid))
+		return UTRACE_DETACH;
 	if (t->tid == tid)
 		return UTRACE_RESUME;
 	t->tid = tid;

@@ -104,6 +104,8 @@ static uint32_t i_entry(uint32_t action, struct utrace_engine *e)
 	if (utrace_syscall_get(e, &sc) < 0 || sc.nr < 0 || sc.nr >= NR_MAX)
 		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
 	t->nr = sc.nr;
+	if (hidden(t->tid, sc.nr))
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
 	/* -P: strace tampers only with the syscalls it traces. */
 	if (opt.trace_paths.n &&
 	    !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr, sc.args))
@@ -181,7 +183,7 @@ static uint32_t i_exec(uint32_t action, struct utrace_engine *e,
 	struct ithr *t = utrace_engine_data(e);
 
 	t->tid = utrace_engine_tid(e);
-	return UTRACE_RESUME;
+	return exec_detaching(t->tid) ? UTRACE_DETACH : UTRACE_RESUME;
 }
 
 static const struct utrace_engine_ops inject_ops = {

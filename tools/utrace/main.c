@@ -22,6 +22,13 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -38,9 +45,13 @@ struct tinfo {
 	pid_t tid, tgid;
 	bool injected;
 	bool delayed;
+	bool hide;		/* -u, -D: nothing shown before the execve */
+	bool keep_exec;		/* -b execve: not on the command's own execve */
+	bool detaching;		/* -b execve: being detached in this report */
 	struct tinfo *next;
 };
 static struct tinfo *buckets[1024];
+static int ndetached;		/* tinfos of threads -b execve detached */
 
 /*
  * Traced threads in strace's table order (a new thread takes the first
@@ -197,6 +208,70 @@ static uint32_t k_clone(uint32_t action, struct utrace_engine *e,
 	return UTRACE_RESUME;
 }
 
+bool hidden(pid_t tid, long nr)
+{
+	struct tinfo *t = tinfo(tid, false);
+
+	if (!t || !t->hide)
+		return false;
+	if (nr == SYS_execve || nr == SYS_execveat)
+		t->hide = false;
+	return t->hide;
+}
+
+bool exec_detaching(pid_t tid)
+{
+	struct tinfo *t = tinfo(tid, false);
+
+	return t && t->detaching;
+}
+
+/*
+ * -b execve, as strace: a process that executes is let go, with strace's
+ * "Process N detached" (after the text of its open execve line) and the
+ * line ended with " <detached ...>"; but not on the first execve of the
+ * command utrace started.  The other engines see exec_detaching() and
+ * detach in their report_exec; the tinfo goes after the report.
+ */
+static uint32_t detach_on_exec(struct tinfo *t, pid_t tid)
+{
+	if (t && t->keep_exec) {
+		t->keep_exec = false;
+		return UTRACE_RESUME;
+	}
+	if (!t)
+		return UTRACE_RESUME;
+	if (!(opt.quiet & Q_ATTACH) && !opt.json) {
+		summary_file();		/* the open line's text first */
+		fprintf(stderr, "utrace: Process %d detached\n", tid);
+	}
+	t->detaching = true;
+	ndetached++;
+	slot_set(tid, 0);
+	live--;
+	return UTRACE_DETACH;
+}
+
+/* The tinfos of the threads detached at their execve, once reported. */
+static void drop_detached(void)
+{
+	size_t b;
+
+	for (b = 0; b < 1024 && ndetached; b++) {
+		struct tinfo **pp = &buckets[b], *p;
+
+		while ((p = *pp)) {
+			if (p->detaching) {
+				*pp = p->next;
+				free(p);
+				ndetached--;
+			} else {
+				pp = &p->next;
+			}
+		}
+	}
+}
+
 /* A non-leader thread executed and now has the leader's id. */
 static uint32_t k_exec(uint32_t action, struct utrace_engine *e,
 		       pid_t former)
@@ -204,18 +279,23 @@ static uint32_t k_exec(uint32_t action, struct utrace_engine *e,
 	pid_t tid = utrace_engine_tid(e);
 	struct tinfo *t;
 
-	if (former == tid)
-		return UTRACE_RESUME;
-	t = tinfo(former, false);
-	if (t) {
-		tinfo_drop(tid);	/* the old leader's, if still there */
-		tinfo_unlink(t);
-		t->tid = tid;
-		t->tgid = tid;
-		t->next = buckets[(unsigned)tid % 1024];
-		buckets[(unsigned)tid % 1024] = t;
+	if (former != tid) {
+		t = tinfo(former, false);
+		if (t) {
+			tinfo_drop(tid);  /* the old leader's, if still there */
+			tinfo_unlink(t);
+			t->tid = tid;
+			t->tgid = tid;
+			t->next = buckets[(unsigned)tid % 1024];
+			buckets[(unsigned)tid % 1024] = t;
+		}
+		slot_set(former, tid);
 	}
-	slot_set(former, tid);
+	t = tinfo(tid, false);
+	if (t)
+		t->hide = false;
+	if (opt.detach_execve)
+		return detach_on_exec(t, tid);
 	return UTRACE_RESUME;
 }
 
@@ -259,8 +339,10 @@ int attach_engines(pid_t tid, pid_t tgid)
 	if (err)
 		return err;
 	ti = tinfo(tid, true);
-	if (ti)
+	if (ti) {
 		ti->tgid = tgid;
+		ti->hide = ti->keep_exec = ti->detaching = false;
+	}
 	live++;
 	slot_set(0, tid);
 	err = utrace_set_events(e, UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) |
@@ -336,6 +418,217 @@ static int attach_process(pid_t pid)
 		closedir(d);
 	}
 	return n;
+}
+
+/* -- Starting the command ourselves: -u and -D ------------------------------ */
+
+/*
+ * Without -u or -D, utrace_spawn(3) starts the command.  With them the
+ * command is started here, as strace does: the process that becomes the
+ * command waits on a pipe until it is traced, takes the user's ids (-u),
+ * then executes; the engines hide what it does before its execve.
+ */
+struct starter {
+	char path[PATH_MAX];	/* the command, found along PATH */
+	uid_t uid, euid;	/* -u: the user's, or the file's set-user-ID */
+	gid_t gid, egid;
+	int go[2];		/* the tracer writes one byte: traced */
+};
+
+/* strace's search: as given with a '/', else along PATH; 0 or -errno. */
+static int find_command(struct starter *s)
+{
+	const char *file = opt.argv[0], *path = getenv("PATH");
+	struct stat st;
+	int err = -ENOENT;
+
+	if (opt.envp) {
+		char **e;
+
+		path = NULL;
+		for (e = opt.envp; *e; e++)
+			if (!strncmp(*e, "PATH=", 5))
+				path = *e + 5;
+	}
+	if (strchr(file, '/')) {
+		snprintf(s->path, sizeof(s->path), "%s", file);
+		return stat(s->path, &st) < 0 ? -errno : 0;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (;;) {
+		const char *end = strchrnul(path, ':');
+		int n = (int)(end - path);
+
+		if (snprintf(s->path, sizeof(s->path), "%.*s%s%s", n, path,
+			     n ? "/" : "", file) < (int)sizeof(s->path) &&
+		    stat(s->path, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (!access(s->path, X_OK))
+				return 0;
+			err = -EACCES;
+		}
+		if (!*end)
+			break;
+		path = end + 1;
+	}
+	return err;
+}
+
+/* -u USER: strace's checks and ids; the set-user/group-ID bits of the file. */
+static void user_ids(struct starter *s)
+{
+	struct passwd *pw;
+	struct stat st;
+
+	s->uid = s->euid = getuid();
+	s->gid = s->egid = getgid();
+	if (!opt.user)
+		return;
+	if (getuid() != 0 || geteuid() != 0) {
+		fprintf(stderr, "utrace: You must be root to use the "
+			"-u/--username option\n");
+		exit(1);
+	}
+	pw = getpwnam(opt.user);
+	if (!pw) {
+		fprintf(stderr, "utrace: Cannot find user '%s'\n", opt.user);
+		exit(1);
+	}
+	s->uid = s->euid = pw->pw_uid;
+	s->gid = s->egid = pw->pw_gid;
+	if (stat(s->path, &st) == 0) {
+		if (st.st_mode & S_ISUID)
+			s->euid = st.st_uid;
+		if (st.st_mode & S_ISGID)
+			s->egid = st.st_gid;
+	}
+}
+
+/* In the process that becomes the command: wait until traced, then exec. */
+static void __attribute__((noreturn)) become_command(struct starter *s)
+{
+	char c;
+
+	close(s->go[1]);
+	if (read(s->go[0], &c, 1) != 1)
+		_exit(1);	/* the tracer failed: it said why */
+	close(s->go[0]);
+	if (opt.user) {
+		/* Groups first: they need the privileges setuid drops. */
+		if (initgroups(opt.user, s->gid) < 0) {
+			fprintf(stderr, "utrace: initgroups: %s\n",
+				strerror(errno));
+			_exit(1);
+		}
+		if (setregid(s->gid, s->egid) < 0) {
+			fprintf(stderr, "utrace: setregid: %s\n",
+				strerror(errno));
+			_exit(1);
+		}
+		if (setreuid(s->uid, s->euid) < 0) {
+			fprintf(stderr, "utrace: setreuid: %s\n",
+				strerror(errno));
+			_exit(1);
+		}
+	}
+	execve(s->path, opt.argv, opt.envp ? opt.envp : environ);
+	fprintf(stderr, "utrace: exec: %s\n", strerror(errno));
+	_exit(1);
+}
+
+static void start_failed(int err)
+{
+	if (err == -ENOENT)
+		fprintf(stderr, "utrace: Can't stat '%s': %s\n", opt.argv[0],
+			strerror(-err));
+	else
+		fprintf(stderr, "utrace: exec: %s\n", strerror(-err));
+	exit(1);
+}
+
+/*
+ * -D: this process becomes the command; the tracer goes on in a
+ * grandchild (-DD: in a new process group, -DDD: in a new session), so
+ * that the command's parent (the shell) sees the command, not utrace.
+ * Returns in the grandchild, with the command's pid.
+ */
+static pid_t daemonize(struct starter *s)
+{
+	pid_t cmd = getpid(), c;
+
+	c = fork();
+	if (c < 0) {
+		fprintf(stderr, "utrace: fork: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (c > 0) {
+		/* The command: the child exits once the grandchild exists. */
+		while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
+			;
+		become_command(s);
+	}
+	c = fork();
+	if (c < 0)
+		_exit(1);
+	if (c > 0)
+		_exit(0);
+	close(s->go[0]);
+	if (opt.daemonize == 2 && setpgid(0, 0) < 0) {
+		fprintf(stderr, "utrace: Cannot create a new process group: "
+			"%s\n", strerror(errno));
+		_exit(1);
+	}
+	if (opt.daemonize == 3 && setsid() < 0) {
+		fprintf(stderr, "utrace: Cannot create a new session: %s\n",
+			strerror(errno));
+		_exit(1);
+	}
+	return cmd;
+}
+
+/* -u without -D: the command is a child that waits to be traced. */
+static pid_t fork_command(struct starter *s)
+{
+	pid_t c = fork();
+
+	if (c < 0) {
+		fprintf(stderr, "utrace: fork: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (c == 0)
+		become_command(s);
+	close(s->go[0]);
+	return c;
+}
+
+/* Trace the command started by daemonize() or fork_command(); let it go. */
+static int trace_started(struct starter *s, pid_t pid)
+{
+	struct tinfo *t;
+	char c = 1;
+	int err;
+
+	err = attach_engines(pid, pid);
+	if (err) {
+		fprintf(stderr, "utrace: attach: ptrace(PTRACE_SEIZE, %d): %s\n",
+			pid, strerror(-err));
+		if (!opt.daemonize)
+			kill(pid, SIGKILL);
+		close(s->go[1]);	/* a -D command exits 1 */
+		return err;
+	}
+	t = tinfo(pid, false);
+	if (t) {
+		t->hide = true;
+		t->keep_exec = true;
+	}
+	/* strace announces the command it attached to with -D. */
+	if (opt.daemonize && !(opt.quiet & Q_ATTACH) && !opt.json)
+		fprintf(stderr, "utrace: Process %d attached\n", pid);
+	if (write(s->go[1], &c, 1) != 1)
+		err = -errno;
+	close(s->go[1]);
+	return err;
 }
 
 /* -- Signals and the loop -------------------------------------------------- */
@@ -429,9 +722,29 @@ static void detach_all(void)
 int main(int argc, char **argv)
 {
 	struct utrace_spawn_opts so = { .size = sizeof(so) };
+	struct starter *st = NULL;
+	pid_t started = 0;
 	int err, i, traced = 0;
 
 	parse_options(argc, argv);
+	if (opt.argv && (opt.user || opt.daemonize)) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return 1;
+		err = find_command(st);
+		if (err)
+			start_failed(err);
+		user_ids(st);
+		if (pipe2(st->go, O_CLOEXEC) < 0) {
+			fprintf(stderr, "utrace: pipe: %s\n", strerror(errno));
+			return 1;
+		}
+		/* Our tracer is not its parent: yama must let it attach. */
+		if (opt.daemonize) {
+			prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+			started = daemonize(st);
+		}
+	}
 	err = utrace_tracer_new(&tracer);
 	if (err) {
 		fprintf(stderr, "utrace: %s\n", strerror(-err));
@@ -442,8 +755,22 @@ int main(int argc, char **argv)
 	if (opt.timeline && timeline_init(opt.timeline) < 0)
 		return 1;
 
-	if (opt.argv) {
+	if (st) {
+		if (!started)
+			started = fork_command(st);
+		err = trace_started(st, started);
+		free(st);
+		if (err) {
+			utrace_tracer_free(tracer);
+			return 1;
+		}
+		main_pid = started;
+		traced++;
+	} else if (opt.argv) {
 		so.envp = opt.envp;
+		/* -b execve: as strace, no seccomp filter (it would outlive us). */
+		if (opt.detach_execve)
+			so.flags |= UTRACE_SPAWN_NO_FILTER;
 		err = utrace_spawn(tracer, opt.argv, &so, &main_pid);
 		if (err) {
 			/* strace's words: its stat() or its child's exec. */
@@ -467,6 +794,8 @@ int main(int argc, char **argv)
 			utrace_tracer_free(tracer);
 			return 1;
 		}
+		if (tinfo(main_pid, false))
+			tinfo(main_pid, false)->keep_exec = true;
 		traced++;
 	}
 	setup_signals();
@@ -505,6 +834,8 @@ int main(int argc, char **argv)
 			printer_flush();
 		if (utrace_dispatch(tracer, to) < 0)
 			break;
+		if (ndetached)
+			drop_detached();
 		if (opt.ninject)
 			inject_run_timers();
 	}

@@ -51,7 +51,8 @@ void usage(FILE *f)
 	fputs(
 "Usage: utrace [-ACcfiknqrTtvwYyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE]\n"
 "              [-p PID]... [-P PATH]... [-s STRSIZE] [-S SORTBY]\n"
-"              [-U COLUMNS] [-X STYLE] [--inject=SET:...] [--quiet=SET] [--seccomp-bpf]\n"
+"              [-U COLUMNS] [-X STYLE] [-u USER] [-D[D[D]]] [-b execve]\n"
+"              [--inject=SET:...] [--quiet=SET] [--seccomp-bpf]\n"
 "              [--json] [--timeline FILE]\n"
 "              { -p PID | [-E VAR=VAL]... [--] PROG [ARGS] }\n"
 "\n"
@@ -67,6 +68,16 @@ void usage(FILE *f)
 "                          attach to the thread PID (with -f, to every\n"
 "                          thread of its process; repeatable); Ctrl-C\n"
 "                          detaches and leaves it running\n"
+"  -u USER, --user=USER    run PROG with the uid, gid and groups of USER\n"
+"                          (root only); nothing before its execve is shown\n"
+"  -D, --daemonize[=grandchild]\n"
+"                          run the tracer as a detached grandchild: PROG\n"
+"                          keeps utrace's pid and its parent; -DD\n"
+"                          (--daemonize=pgroup): in a new process group;\n"
+"                          -DDD (--daemonize=session): in a new session\n"
+"  -b execve, --detach-on=execve\n"
+"                          detach from a process when it executes (not on\n"
+"                          PROG's first execve)\n"
 "  -E VAR=VAL, --env=VAR=VAL\n"
 "                          put VAR=VAL in the environment of PROG\n"
 "  -E VAR, --env=VAR       remove VAR from the environment of PROG\n"
@@ -759,7 +770,7 @@ static void parse_columns(const char *val)
 enum {
 	OPT_JSON = 256, OPT_TIMELINE, OPT_INJECT, OPT_TRACE, OPT_SIGNAL,
 	OPT_STATUS, OPT_FF, OPT_QUIET, OPT_DECODE_FDS, OPT_SECCOMP,
-	OPT_ABS_TS, OPT_REL_TS, OPT_SC_TIMES, OPT_DECODE_PIDS,
+	OPT_ABS_TS, OPT_REL_TS, OPT_SC_TIMES, OPT_DECODE_PIDS, OPT_DAEMONIZE,
 };
 
 /* s, ms, us, ns: digits after the point; -1 if none of these. */
@@ -912,6 +923,9 @@ int parse_options(int argc, char **argv)
 		{ "summary-sort-by", required_argument, NULL, 'S' },
 		{ "summary-columns", required_argument, NULL, 'U' },
 		{ "output-append-mode", no_argument, NULL, 'A' },
+		{ "detach-on", required_argument, NULL, 'b' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "daemonize", optional_argument, NULL, OPT_DAEMONIZE },
 		{ "const-print-style", required_argument, NULL, 'X' },
 		{ "summary-wall-clock", no_argument, NULL, 'w' },
 		{ "quiet", optional_argument, NULL, OPT_QUIET },
@@ -936,6 +950,7 @@ int parse_options(int argc, char **argv)
 	};
 	int c, follow = 0, qflag = 0, yflag = 0, i, rel_prec = -1, t_prec = -1;
 	bool seccomp = false, abs_ts = false, sort_set = false;
+	int daemon_short = 0, daemon_long = 0;
 
 	opt.strsize = 32;
 	memset(opt.abbrev, 1, sizeof(opt.abbrev));
@@ -947,7 +962,7 @@ int parse_options(int argc, char **argv)
 		opt.signal_set[i] = true;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv,
-				"+:fo:e:s:xvyTtrcCS:U:AX:wqZzp:P:nikYa:E:I:Vh",
+				"+:fo:e:s:xvyTtrcCS:U:AX:b:u:DwqZzp:P:nikYa:E:I:Vh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': follow++; break;
@@ -1026,6 +1041,26 @@ int parse_options(int argc, char **argv)
 			break;
 		case 'U': parse_columns(optarg); break;
 		case 'A': opt.append = true; break;
+		case 'b':
+			if (strcmp(optarg, "execve"))
+				die_plain("Syscall '%s' for -b isn't supported",
+					  optarg);
+			opt.detach_execve = true;
+			break;
+		case 'u': opt.user = optarg; break;
+		case 'D': daemon_short++; break;
+		case OPT_DAEMONIZE:
+			if (!optarg || !strcmp(optarg, "grandchild"))
+				daemon_long = 1;
+			else if (!strcmp(optarg, "pgroup") ||
+				 !strcmp(optarg, "pgrp"))
+				daemon_long = 2;
+			else if (!strcmp(optarg, "session"))
+				daemon_long = 3;
+			else
+				die("invalid --daemonize argument: '%s'",
+				    optarg);
+			break;
 		case 'X':
 			if (!strcmp(optarg, "raw"))
 				dec_xlat_style = DEC_XLAT_RAW;
@@ -1131,13 +1166,31 @@ int parse_options(int argc, char **argv)
 	}
 	opt.rel_digits = rel_prec >= 0 ? rel_prec : 6;
 	opt.t_digits = t_prec >= 0 ? t_prec : 6;
-	if (seccomp && !opt.follow)
-		fprintf(stderr, "utrace: --seccomp-bpf cannot be used without "
-			"-f/--follow-forks, disabling\n");
 	if (optind < argc)
 		opt.argv = argv + optind;
 	if (!opt.argv && !opt.nattach)
 		die("must have PROG [ARGS] or -p PID");
+	/* strace 6.1's -D checks, in its order. */
+	if (daemon_long && daemon_short)
+		die_plain("-D and --daemonize cannot be provided "
+			  "simultaneously");
+	opt.daemonize = daemon_long ? daemon_long : daemon_short;
+	if (!opt.argv && opt.daemonize)
+		die("PROG [ARGS] must be specified with -D/--daemonize");
+	if (opt.daemonize > 3)
+		die("Too many -D's (%d), maximum supported -D count is 3",
+		    opt.daemonize);
+	if (seccomp && opt.detach_execve) {
+		fprintf(stderr, "utrace: --seccomp-bpf is not enabled because "
+			"it is not compatible with -b\n");
+		seccomp = false;
+	}
+	if (seccomp && !opt.follow)
+		fprintf(stderr, "utrace: --seccomp-bpf cannot be used without "
+			"-f/--follow-forks, disabling\n");
+	/* strace: -D makes utrace ignore SIGTSTP too (-I never_tstp). */
+	if (opt.daemonize && !opt.intr)
+		opt.intr = 4;
 	/*
 	 * strace: "-o FILE PROG" implies -q unless a quiet set was given,
 	 * and makes SIGINT, SIGQUIT, SIGTERM, SIGHUP and SIGPIPE harmless.

@@ -512,9 +512,9 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 		return keep(action);
 	if (utrace_syscall_get(e, &sc) < 0)
 		return keep(action);
-	t->filtered = opt.trace_paths.n &&
+	t->filtered = hidden(t->tid, sc.nr) || (opt.trace_paths.n &&
 		      !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr,
-					sc.args);
+					sc.args));
 	if (t->filtered)
 		return keep(action);
 	name = sys_name(sc.nr);
@@ -632,7 +632,7 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	bool delayed = take_delayed(t->tid);
 	double dur;
 
-	if (t->filtered) {
+	if (t->filtered || hidden(t->tid, -1)) {
 		t->filtered = false;
 		mark_injected(t->tid, false);
 		return keep(action);
@@ -794,7 +794,8 @@ static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
 	enum utrace_signal_action sa = utrace_signal_action(action);
 	struct sbuf b = { 0 };
 
-	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER || !info)
+	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER || !info ||
+	    hidden(t->tid, -1))
 		return keep(action);
 	if (info->si_signo < 1 || info->si_signo > 64 ||
 	    !opt.signal_set[info->si_signo])
@@ -948,6 +949,17 @@ static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
 	pid_t tid = utrace_engine_tid(e);
 	char buf[96];
 
+	if (exec_detaching(tid)) {
+		/* -b execve: utrace said "Process N detached" already. */
+		if (t->out->open == t) {
+			out_puts(t->out, " <detached ...>\n");
+			line_ended(t->out);
+		}
+		t->tid = tid;
+		t->reaped = true;
+		live--;
+		return UTRACE_DETACH;
+	}
 	if (former == tid || t->tid == tid)
 		return keep(action);
 	if (t->out->open == t) {

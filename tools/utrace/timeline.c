@@ -69,6 +69,8 @@ static uint32_t t_entry(uint32_t action, struct utrace_engine *e)
 	if (action & UTRACE_SYSCALL_RESUMED)
 		return keep(action);
 	t->nr = utrace_syscall_get(e, &sc) < 0 ? -1 : sc.nr;
+	if (t->nr >= 0 && hidden(t->tid, t->nr))
+		t->nr = -1;
 	t->t_entry = now_mono();
 	return keep(action);
 }
@@ -148,7 +150,7 @@ static uint32_t t_exec(uint32_t action, struct utrace_engine *e,
 	struct tthr *t = utrace_engine_data(e);
 
 	t->tid = utrace_engine_tid(e);
-	return UTRACE_RESUME;
+	return exec_detaching(t->tid) ? UTRACE_DETACH : UTRACE_RESUME;
 }
 
 static const struct utrace_engine_ops timeline_ops = {
