@@ -13,10 +13,12 @@ trap 'rm -rf "$tmp"' EXIT
 P=$O/test/progs/cli_paths
 T=chdir,write,pwrite64,writev,pwritev,pwritev2,read,pread64,readv,preadv
 T=$T,preadv2,sendto,recvfrom,sendmsg,recvmsg,sendmmsg,recvmmsg,vmsplice
+T=$T,mq_open,mq_timedsend,mq_timedreceive,mq_unlink
 
 norm() {
 	sed -E -e 's/0x[0-9a-f]{8,}/ADDR/g' \
 	    -e 's/left \{tv_sec=[0-9]+, tv_nsec=[0-9]+\}/left {TIME}/' \
+	    -e 's/utrace-dump-[0-9]+/utrace-dump-PID/' \
 	    -e 's/\) +(= [^=]*)$/) \1/'
 }
 
@@ -39,10 +41,10 @@ check() {	# name, expected file, options...
 	fi
 }
 
-check "-e read=3,5,6,7 -e write=3,4,6,7: every dumped call" dump-rw.out \
-	-e read=3,5,6,7 -e write=3,4,6,7
+check "-e read=3,5,6,7,8 -e write=3,4,6,7,8: every dumped call" \
+	dump-rw.out -e read=3,5,6,7,8 -e write=3,4,6,7,8
 check "--read=, --write= and -e r=, -e w=" dump-rw.out \
-	--read=1 -e r=3,5,6,7 --write=3,4,6,7
+	--read=1 -e r=3,5,6,7,8 --write=3,4,6,7,8
 check "-e read=all -e write=!3" dump-all.out -e read=all -e 'write=!3'
 check "--read-fds=, --write-fds= (aliases)" dump-all.out \
 	--read-fds=all --write-fds='!3'

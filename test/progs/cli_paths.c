@@ -129,7 +129,10 @@ static void dump(void)
 	struct msghdr mh = { .msg_iov = m1, .msg_iovlen = 2 };
 	struct mmsghdr mm[2];
 	struct sockaddr_storage sa;
-	int fd, sv[2], p[2], i;
+	static char qbuf[1 << 16];
+	char mq[64];
+	unsigned prio;
+	int fd, sv[2], p[2], i, q;
 
 	for (i = 0; i < (int)sizeof(big); i++)
 		big[i] = (char)(i < 256 ? i : 'a' + i % 26);
@@ -184,6 +187,15 @@ static void dump(void)
 	read(p[0], buf, sizeof(buf));
 	write(p[1], "to 7", 4);
 	read(p[0], buf, sizeof(buf));
+	/* A message queue (its name is the test's: several may run). */
+	snprintf(mq, sizeof(mq), "utrace-dump-%d", (int)getpid());
+	q = syscall(SYS_mq_open, mq, O_RDWR | O_CREAT | O_EXCL, 0600, NULL);
+	syscall(SYS_mq_timedsend, q, "queued", 6, 1, NULL);
+	syscall(SYS_mq_timedreceive, q, qbuf, sizeof(qbuf), &prio, NULL);
+	syscall(SYS_mq_timedreceive, q, qbuf, sizeof(qbuf), &prio,
+		&(struct timespec){ 0, 0 });
+	syscall(SYS_mq_unlink, mq);
+	close(q);
 }
 
 /* Structures strace abbreviates without -v, arrays longer than -s 4. */

@@ -6,8 +6,10 @@
  * again at exit; the syscall table (syscalls.c) says which decoder a
  * syscall has.
  */
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
+#include <linux/mqueue.h>
 #include <linux/seccomp.h>
 #include <stdlib.h>
 #include <sys/sysinfo.h>
@@ -264,5 +266,76 @@ bool d_kcmp(struct dec_ctx *c)
 		SEP();
 		dec_hex(c, A(i));
 	}
+	return true;
+}
+
+/* -- POSIX message queues ------------------------------------------------ */
+
+bool d_mq_open(struct dec_ctx *c)
+{
+	struct mq_attr at;
+
+	dec_path(c, A(0));
+	SEP();
+	put_open_flags(c, A(1));
+	if (A(1) & O_CREAT) {
+		SEP();
+		dec_printf(c, "%#03o", (unsigned)A(2));
+		SEP();
+		if (!A(3))
+			dec_puts(c, "NULL");
+		else if (!dec_read(c, A(3), &at, sizeof(at)))
+			dec_ptr(c, A(3));
+		else
+			dec_printf(c, "{mq_flags=%#llx, mq_maxmsg=%lld, "
+				   "mq_msgsize=%lld, mq_curmsgs=%lld}",
+				   (unsigned long long)at.mq_flags,
+				   (long long)at.mq_maxmsg,
+				   (long long)at.mq_msgsize,
+				   (long long)at.mq_curmsgs);
+	}
+	c->rval = RV_FD;
+	return true;
+}
+
+bool d_mq_timedsend(struct dec_ctx *c)
+{
+	dec_fd(c, IA(0));
+	SEP();
+	dec_buf(c, A(1), A(2));
+	SEP();
+	dec_ulong(c, A(2));
+	SEP();
+	dec_uint(c, (unsigned)A(3));
+	SEP();
+	dec_timespec(c, A(4));
+	return true;
+}
+
+bool d_mq_timedreceive(struct dec_ctx *c)
+{
+	unsigned prio;
+
+	if (!c->exiting) {
+		dec_fd(c, IA(0));
+		SEP();
+		return false;
+	}
+	if (failed(c))
+		dec_ptr(c, A(1));
+	else
+		dec_buf(c, A(1), (unsigned long)c->ret);
+	SEP();
+	dec_ulong(c, A(2));
+	SEP();
+	if (!A(3))
+		dec_puts(c, "NULL");
+	else if (!failed(c) && dec_read(c, A(3), &prio, sizeof(prio)))
+		dec_printf(c, "[%u]", prio);
+	else
+		dec_ptr(c, A(3));
+	SEP();
+	/* An absolute time, the same at exit as at entry. */
+	dec_timespec(c, A(4));
 	return true;
 }

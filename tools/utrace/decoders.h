@@ -221,6 +221,9 @@ bool d_membarrier(struct dec_ctx *c);
 bool d_seccomp(struct dec_ctx *c);
 bool d_sysinfo(struct dec_ctx *c);
 bool d_uname(struct dec_ctx *c);
+bool d_mq_open(struct dec_ctx *c);
+bool d_mq_timedsend(struct dec_ctx *c);
+bool d_mq_timedreceive(struct dec_ctx *c);
 
 /* decode_ioctl.c */
 bool d_ioctl(struct dec_ctx *c);
