@@ -292,6 +292,13 @@ ssize_t utrace_queue_mem_readv(struct utrace_queue *q, pid_t tid,
 ssize_t utrace_queue_mem_writev(struct utrace_queue *q, pid_t tid,
 				const struct utrace_iov *iov, size_t n);
 
+/* -- Several programs on one process (SPEC section 12, utrace(7)) ------- */
+
+#define UTRACE_SERVE_DEFAULT	0
+
+int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags);
+int utrace_queue_connect(pid_t tid, struct utrace_queue **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -182,6 +182,7 @@ struct utrace_tracer {
 	bool waiter_started, waiter_stop;
 	pthread_t waiter;
 	struct utrace_queue *queues;		/* queue.c: polled after dispatch */
+	struct utrace__server *server;		/* serve.c: utrace_tracer_serve */
 };
 
 /* loop.c */
@@ -253,6 +254,33 @@ void utrace__signal_pass(struct uthread *th, bool set_info);
 
 /* queue.c */
 void utrace__queue_poll(struct utrace_tracer *t);
+int utrace__run_requests(struct utrace_tracer *t);
+
+/* serve.c: a serving tracer; remote.c: a connected queue */
+struct utrace__conn;
+void utrace__serve_dir(uid_t uid, char *buf, size_t size);
+int utrace__serve_dir_ok(const char *dir, uid_t uid);
+void utrace__serve_end(struct utrace_tracer *t);
+int utrace__serve_joiners(struct utrace_tracer *t);
+struct utrace_queue *utrace__queue_remote(struct utrace__conn *c);
+int utrace__rq_watch(struct utrace__conn *c, pid_t tid, unsigned flags,
+		     unsigned long events, unsigned long hold);
+int utrace__rq_unwatch(struct utrace__conn *c, pid_t tid, unsigned flags);
+int utrace__rq_set_syscalls(struct utrace__conn *c, pid_t tid,
+			    const long *nrs, size_t n);
+int utrace__rq_reply(struct utrace__conn *c, uint64_t id,
+		     const struct utrace_reply *r);
+int utrace__rq_stop(struct utrace__conn *c, pid_t pid, int timeout_ms);
+int utrace__rq_resume(struct utrace__conn *c, pid_t pid);
+int utrace__rq_regs(struct utrace__conn *c, pid_t tid,
+		    struct user_regs_struct *out,
+		    const struct user_regs_struct *in);
+ssize_t utrace__rq_memv(struct utrace__conn *c, pid_t tid,
+			const struct utrace_iov *iov, size_t n, bool write);
+int utrace__rq_next(struct utrace__conn *c, struct utrace_event *ev,
+		    int timeout_ms);
+int utrace__rq_fd(struct utrace__conn *c);
+void utrace__rq_free(struct utrace__conn *c);
 
 /* proc.c */
 bool utrace__proc_status(pid_t tid, char *buf, size_t size);

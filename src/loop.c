@@ -147,6 +147,12 @@ static int run_requests(struct utrace_tracer *t)
 	return n;
 }
 
+/* Run the calls other threads carried here (serve.c, while it ends). */
+int utrace__run_requests(struct utrace_tracer *t)
+{
+	return run_requests(t);
+}
+
 /* -- utrace_fd's helper thread ------------------------------------------------ */
 
 /*
@@ -735,6 +741,8 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 
 	if (!t)
 		return;
+	/* Joiners first: their queues need the loop to go. */
+	utrace__serve_end(t);
 	if (t->waiter_started) {
 		pthread_mutex_lock(&t->lock);
 		t->waiter_stop = true;

@@ -82,6 +82,7 @@ struct qstop {
 };
 
 struct utrace_queue {
+	struct utrace__conn *conn;	/* connected (remote.c): calls go there */
 	struct utrace_tracer *t;
 	struct utrace_queue *next;	/* t->queues */
 	/* loop thread only */
@@ -885,6 +886,9 @@ UTRACE_EXPORT int utrace_queue_stop(struct utrace_queue *q, pid_t pid,
 	bool done;
 	int err, n;
 
+	if (q && q->conn)
+		return utrace__rq_stop(q->conn, pid, timeout_ms);
+
 	if (!q || pid <= 0 || timeout_ms < -1)
 		return -EINVAL;
 	err = utrace__call(q->t, do_stop_begin, &a);
@@ -968,6 +972,9 @@ static int do_resume(void *arg)
 UTRACE_EXPORT int utrace_queue_resume(struct utrace_queue *q, pid_t pid)
 {
 	struct stop_args a = { q, pid, NULL };
+
+	if (q && q->conn)
+		return utrace__rq_resume(q->conn, pid);
 
 	if (!q || pid <= 0)
 		return -EINVAL;
@@ -1119,6 +1126,9 @@ UTRACE_EXPORT int utrace_queue_watch(struct utrace_queue *q, pid_t tid,
 {
 	struct watch_args a = { q, tid, flags, events, hold, NULL, 0 };
 
+	if (q && q->conn)
+		return utrace__rq_watch(q->conn, tid, flags, events, hold);
+
 	if (!q || tid <= 0)
 		return -EINVAL;
 	if (flags & ~(unsigned)(UTRACE_WATCH_PROCESS | UTRACE_WATCH_CHILDREN))
@@ -1160,6 +1170,9 @@ UTRACE_EXPORT int utrace_queue_unwatch(struct utrace_queue *q, pid_t tid,
 				       unsigned flags)
 {
 	struct watch_args a = { q, tid, flags, 0, 0, NULL, 0 };
+
+	if (q && q->conn)
+		return utrace__rq_unwatch(q->conn, tid, flags);
 
 	if (!q || tid <= 0 ||
 	    (flags & ~(unsigned)(UTRACE_WATCH_PROCESS | UTRACE_WATCH_CHILDREN)))
@@ -1208,6 +1221,9 @@ UTRACE_EXPORT int utrace_queue_set_syscalls(struct utrace_queue *q, pid_t tid,
 					    const long *nrs, size_t n)
 {
 	struct watch_args a = { q, tid, 0, 0, 0, nrs, n };
+
+	if (q && q->conn && (nrs || !n))
+		return utrace__rq_set_syscalls(q->conn, tid, nrs, n);
 
 	if (!q || tid <= 0 || (!nrs && n))
 		return -EINVAL;
@@ -1284,6 +1300,9 @@ UTRACE_EXPORT int utrace_queue_reply(struct utrace_queue *q, uint64_t id,
 				     const struct utrace_reply *r)
 {
 	struct reply_args a = { q, id, r };
+
+	if (q && q->conn && r && r->size >= sizeof(*r))
+		return utrace__rq_reply(q->conn, id, r);
 
 	if (!q || !r || r->size < sizeof(*r) ||
 	    (r->flags & ~(unsigned)(UTRACE_REPLY_RETURN | UTRACE_REPLY_ARGS |
@@ -1407,6 +1426,8 @@ static int next_loop(struct utrace_queue *q, struct utrace_event *ev,
 UTRACE_EXPORT int utrace_queue_next(struct utrace_queue *q,
 				    struct utrace_event *ev, int timeout_ms)
 {
+	if (q && q->conn && ev && ev->size >= sizeof(*ev) && timeout_ms >= -1)
+		return utrace__rq_next(q->conn, ev, timeout_ms);
 	if (!q || !ev || ev->size < sizeof(*ev) || timeout_ms < -1)
 		return -EINVAL;
 	if (utrace__on_loop(q->t))
@@ -1425,6 +1446,8 @@ UTRACE_EXPORT int utrace_queue_fd(struct utrace_queue *q)
 
 	if (!q)
 		return -EINVAL;
+	if (q->conn)
+		return utrace__rq_fd(q->conn);
 	pthread_mutex_lock(&q->lock);
 	if (q->efd < 0) {
 		q->efd = eventfd(q->nrec ? 1 : 0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -1490,6 +1513,9 @@ UTRACE_EXPORT int utrace_queue_regs_get(struct utrace_queue *q, pid_t tid,
 {
 	struct acc_args a = { .q = q, .tid = tid, .out = regs };
 
+	if (q && q->conn && regs)
+		return utrace__rq_regs(q->conn, tid, regs, NULL);
+
 	if (!q || !regs || tid <= 0)
 		return -EINVAL;
 	return utrace__call(q->t, do_regs, &a);
@@ -1499,6 +1525,9 @@ UTRACE_EXPORT int utrace_queue_regs_set(struct utrace_queue *q, pid_t tid,
 					const struct user_regs_struct *regs)
 {
 	struct acc_args a = { .q = q, .tid = tid, .in = regs };
+
+	if (q && q->conn && regs)
+		return utrace__rq_regs(q->conn, tid, NULL, regs);
 
 	if (!q || !regs || tid <= 0)
 		return -EINVAL;
@@ -1539,6 +1568,9 @@ static ssize_t memv(struct utrace_queue *q, pid_t tid,
 	struct acc_args a = { .q = q, .tid = tid, .iov = iov, .n = n,
 			      .write = write };
 	int err;
+
+	if (q && q->conn && (iov || !n))
+		return utrace__rq_memv(q->conn, tid, iov, n, write);
 
 	if (!q || tid <= 0 || (!iov && n))
 		return -EINVAL;
@@ -1605,6 +1637,18 @@ UTRACE_EXPORT int utrace_queue_new(struct utrace_tracer *t,
 	return 0;
 }
 
+/* A connected queue (remote.c): its calls go to @c. */
+struct utrace_queue *utrace__queue_remote(struct utrace__conn *c)
+{
+	struct utrace_queue *q = calloc(1, sizeof(*q));
+
+	if (q) {
+		q->conn = c;
+		q->efd = -1;
+	}
+	return q;
+}
+
 static void forget_one(struct qthread *qt, void *arg)
 {
 	qt_forget(qt);
@@ -1635,6 +1679,11 @@ UTRACE_EXPORT void utrace_queue_free(struct utrace_queue *q)
 
 	if (!q)
 		return;
+	if (q->conn) {
+		utrace__rq_free(q->conn);
+		free(q);
+		return;
+	}
 	utrace__call(q->t, do_free, q);
 	while ((r = q->head)) {
 		q->head = r->next;

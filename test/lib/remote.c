@@ -1,0 +1,801 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Several programs on one traced process: a serving tracer (a forked
+ * helper process running utrace_tracer_serve and utrace_run, with a local
+ * counting engine of its own) and joiners (the test process, or processes
+ * it forks) that connect with utrace_queue_connect.  Real tracees
+ * (test/progs/remote_prog), real sockets, other uids, SIGKILL, fuzzing.
+ *
+ * The test process is never the tracer: a tracer reaps every child of its
+ * process, so joiners and tracers live in separate processes, as they do
+ * for real.
+ */
+#include <grp.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include "tlib.h"
+#include "../../src/wire.h"
+
+#define NOBODY 65534
+
+struct srv {
+	pid_t helper, tracee;
+	int in, out, ctl;
+};
+
+/* -- The serving tracer ------------------------------------------------- */
+
+static long local_exits;
+
+static uint32_t l_exit(uint32_t action, struct utrace_engine *e)
+{
+	struct utrace_syscall sc;
+
+	if (utrace_syscall_get(e, &sc) == 0 && sc.nr == SYS_getppid)
+		local_exits++;
+	return UTRACE_RESUME;
+}
+
+static const struct utrace_engine_ops l_ops = {
+	.report_syscall_exit = l_exit,
+};
+
+/*
+ * Fork the serving tracer: it spawns remote_prog MODE ARG (standard input
+ * and output on pipes of ours), attaches its own engine (getppid exits,
+ * counted), serves, tells us the tracee's pid, runs until the tracee is
+ * gone, then tells us its count.  @uid: run as this uid (and gid).
+ */
+static struct srv srv_start_as(const char *mode, const char *arg,
+			       unsigned spawn_flags, uid_t uid)
+{
+	int in[2], out[2], ctl[2];
+	char ready[6];
+	struct srv s;
+
+	CHECK(pipe2(in, O_CLOEXEC) == 0);
+	CHECK(pipe2(out, O_CLOEXEC) == 0);
+	CHECK(pipe2(ctl, O_CLOEXEC) == 0);
+	fflush(NULL);
+	s.helper = fork();
+	CHECK(s.helper >= 0);
+	if (s.helper == 0) {
+		struct utrace_spawn_opts o = { sizeof(o), NULL, NULL,
+					       spawn_flags };
+		char *argv[] = { (char *)test_prog("remote_prog"),
+				 (char *)mode, (char *)arg, NULL };
+		struct utrace_tracer *t;
+		struct utrace_engine *e;
+		const long nr = SYS_getppid;
+		pid_t pid;
+
+		if (uid) {
+			CHECK(setgroups(0, NULL) == 0);
+			CHECK(setgid(uid) == 0);
+			CHECK(setuid(uid) == 0);
+			/* A uid change makes us undumpable: we could not
+			 * ptrace our own child. */
+			CHECK(prctl(PR_SET_DUMPABLE, 1) == 0);
+		}
+		CHECK(dup2(in[0], 0) == 0);
+		CHECK(dup2(out[1], 1) == 1);
+		close(out[0]);
+		close(in[1]);
+		CHECK_EQ(utrace_tracer_new(&t), 0);
+		CHECK_EQ(utrace_spawn(t, argv, &o, &pid), 0);
+		close(0);
+		close(1);
+		close(in[0]);
+		close(out[1]);
+		CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_CREATE, &l_ops,
+				       NULL, &e), 0);
+		CHECK_EQ(utrace_set_events(e, UTRACE_EVENT(SYSCALL_EXIT)), 0);
+		CHECK_EQ(utrace_set_syscalls(e, &nr, 1), 0);
+		CHECK_EQ(utrace_tracer_serve(t, UTRACE_SERVE_DEFAULT), 0);
+		CHECK_EQ(utrace_tracer_serve(t, UTRACE_SERVE_DEFAULT),
+			 -EALREADY);
+		CHECK(write(ctl[1], &pid, sizeof(pid)) == sizeof(pid));
+		CHECK_EQ(utrace_run(t), 0);
+		utrace_engine_put(e);
+		utrace_tracer_free(t);
+		CHECK(write(ctl[1], &local_exits, sizeof(local_exits)) ==
+		      sizeof(local_exits));
+		exit(0);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(ctl[1]);
+	s.in = in[1];
+	s.out = out[0];
+	s.ctl = ctl[0];
+	CHECK(read(s.ctl, &s.tracee, sizeof(s.tracee)) == sizeof(s.tracee));
+	/* Blocked on its standard input from here on: no syscall. */
+	CHECK(read(s.out, ready, 6) == 6 && !memcmp(ready, "ready\n", 6));
+	return s;
+}
+
+static struct srv srv_start(const char *mode, const char *arg,
+			    unsigned spawn_flags)
+{
+	return srv_start_as(mode, arg, spawn_flags, 0);
+}
+
+/* Let the tracee start. */
+static void srv_go(struct srv *s)
+{
+	CHECK(write(s->in, "go\n", 3) == 3);
+}
+
+/* Wait for the tracee's end and the helper's; its output and count. */
+static const char *srv_wait(struct srv *s, long *count)
+{
+	const char *out = t_read_all(s->out);
+	long n = -1;
+	int st;
+
+	CHECK(read(s->ctl, &n, sizeof(n)) == sizeof(n));
+	if (count)
+		*count = n;
+	close(s->ctl);
+	close(s->in);
+	st = t_waitpid(s->helper, 20000);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	return out;
+}
+
+/* -- Joiners ------------------------------------------------------------ */
+
+static struct utrace_queue *join(pid_t pid)
+{
+	struct utrace_queue *q = NULL;
+
+	CHECK_EQ(utrace_queue_connect(pid, &q), 0);
+	CHECK(q != NULL);
+	return q;
+}
+
+static int q_next(struct utrace_queue *q, struct utrace_event *ev, int ms)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->size = sizeof(*ev);
+	return utrace_queue_next(q, ev, ms);
+}
+
+static void reply_init(struct utrace_reply *r, uint32_t action)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->action = action;
+}
+
+/*
+ * The next record but those of syscalls other than @nr (held ones let go):
+ * between a watch and its utrace_queue_set_syscalls, the thread may make
+ * (or restart) another syscall.
+ */
+static int q_next_of(struct utrace_queue *q, struct utrace_event *ev, long nr)
+{
+	struct utrace_reply r;
+	int ret;
+
+	while ((ret = q_next(q, ev, 10000)) == 1) {
+		if (!(ev->type & UTRACE_EVENT_SYSCALL) || ev->syscall.nr == nr)
+			return 1;
+		if (ev->held) {
+			reply_init(&r, UTRACE_RESUME);
+			CHECK_EQ(utrace_queue_reply(q, ev->id, &r), 0);
+		}
+	}
+	return ret;
+}
+
+static const long ppid_nr[] = { SYS_getppid };
+
+/* Run @fn in a forked process as uid @uid; its exit status. */
+static int as_uid(uid_t uid, int (*fn)(void *), void *arg)
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+			_exit(100);
+		_exit(fn(arg));
+	}
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* -- The whole API through a join -------------------------------------- */
+
+TEST(join_hold_reply_regs_mem)
+{
+	struct srv s = srv_start("calls", NULL, 0);
+	struct utrace_queue *q = join(s.tracee);
+	const long nrs[] = { SYS_getppid, SYS_write };
+	struct user_regs_struct regs;
+	struct utrace_event ev;
+	struct utrace_reply r;
+	char buf[32] = "";
+	struct utrace_iov iov[2];
+	uint64_t last = 0;
+	long local;
+	const char *out;
+	int deaths = 0, got_write = 0;
+
+	CHECK(utrace_queue_fd(q) >= 0);
+	CHECK_EQ(utrace_queue_unwatch(q, s.tracee, 0), -ENOENT);
+	/* Not held: nothing to look at. */
+	CHECK_EQ(utrace_queue_regs_get(q, s.tracee, &regs), -EBUSY);
+	CHECK_EQ(q_next(q, &ev, 0), 0);
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, UTRACE_WATCH_PROCESS,
+				    UTRACE_EVENT_SYSCALL | UTRACE_EVENT(DEATH),
+				    UTRACE_EVENT(SYSCALL_ENTRY) |
+				    UTRACE_EVENT(DEATH)), -EINVAL);
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, UTRACE_WATCH_PROCESS,
+				    UTRACE_EVENT_SYSCALL | UTRACE_EVENT(DEATH),
+				    UTRACE_EVENT(SYSCALL_ENTRY)), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, s.tracee, nrs, 2), 0);
+	srv_go(&s);
+
+	/* getppid entry, held: registers, then ABORT with 4242. */
+	CHECK_EQ(q_next_of(q, &ev, SYS_getppid), 1);
+	CHECK_EQ(ev.type, UTRACE_EVENT(SYSCALL_ENTRY));
+	CHECK(ev.held);
+	CHECK_EQ(ev.tid, s.tracee);
+	CHECK_EQ(ev.pid, s.tracee);
+	CHECK_EQ(ev.syscall.nr, SYS_getppid);
+	CHECK(ev.time.tv_sec || ev.time.tv_nsec);
+	last = ev.id;
+	CHECK_EQ(utrace_queue_regs_get(q, s.tracee, &regs), 0);
+	CHECK_EQ(regs.orig_rax, SYS_getppid);
+	CHECK_EQ(utrace_queue_regs_set(q, s.tracee, &regs), 0);
+	reply_init(&r, UTRACE_RESUME | UTRACE_SYSCALL_ABORT);
+	r.flags = UTRACE_REPLY_RETURN;
+	r.ret = 4242;
+	CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+	CHECK_EQ(utrace_queue_reply(q, ev.id, &r), -ENOENT);
+
+	while (q_next_of(q, &ev, SYS_write) == 1) {
+		CHECK(ev.id > last);
+		last = ev.id;
+		if (ev.type == UTRACE_EVENT(DEATH)) {
+			CHECK(WIFEXITED(ev.status) && !WEXITSTATUS(ev.status));
+			deaths++;
+			break;
+		}
+		if (ev.type != UTRACE_EVENT(SYSCALL_ENTRY))
+			continue;
+		CHECK(ev.held);
+		CHECK_EQ(ev.syscall.nr, SYS_write);
+		reply_init(&r, UTRACE_RESUME);
+		if (ev.syscall.args[2] != 12) {		/* printf's */
+			CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+			continue;
+		}
+		/* write(1, "hello world\n", 12): read it, change it. */
+		iov[0] = (struct utrace_iov){ ev.syscall.args[1], buf, 6 };
+		iov[1] = (struct utrace_iov){ ev.syscall.args[1] + 6, buf + 6,
+					      6 };
+		CHECK_EQ(utrace_queue_mem_readv(q, ev.tid, iov, 2), 12);
+		CHECK(!memcmp(buf, "hello world\n", 12));
+		iov[0] = (struct utrace_iov){ ev.syscall.args[1], "HELLO", 5 };
+		CHECK_EQ(utrace_queue_mem_writev(q, ev.tid, iov, 1), 5);
+		CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+		got_write++;
+	}
+	CHECK_EQ(got_write, 1);
+	CHECK_EQ(deaths, 1);
+	out = srv_wait(&s, &local);
+	CHECK_STR(out, "ppid 4242\nHELLO world\n");
+	/* The local engine saw the getppid it was asked for. */
+	CHECK_EQ(local, 1);
+	/* The serving tracer is gone: the connection ends. */
+	CHECK_EQ(q_next(q, &ev, 10000), -ENOTCONN);
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0, UTRACE_EVENT(DEATH), 0),
+		 -ENOTCONN);
+	utrace_queue_free(q);
+}
+
+TEST(join_stop_resume)
+{
+	struct srv s = srv_start("loop", "100000000", 0);
+	struct utrace_queue *q = join(s.tracee);
+	struct utrace_event ev;
+	struct user_regs_struct regs;
+	int type0 = 0;
+
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, UTRACE_WATCH_PROCESS,
+				    UTRACE_EVENT(DEATH), 0), 0);
+	srv_go(&s);
+	CHECK_EQ(utrace_queue_stop(q, s.tracee, 10000), 1);
+	CHECK(t_stopped(s.tracee));
+	while (q_next(q, &ev, 0) == 1)
+		if (ev.type == 0 && ev.tid == s.tracee)
+			type0++;
+	CHECK_EQ(type0, 1);
+	CHECK_EQ(utrace_queue_regs_get(q, s.tracee, &regs), 0);
+	CHECK_EQ(utrace_queue_resume(q, s.tracee), 1);
+	CHECK_EQ(utrace_queue_regs_get(q, s.tracee, &regs), -EBUSY);
+	CHECK_EQ(utrace_queue_stop(q, 999999999, 0), -ESRCH);
+	kill(s.tracee, SIGKILL);
+	CHECK_EQ(q_next(q, &ev, 10000), 1);
+	CHECK_EQ(ev.type, UTRACE_EVENT(DEATH));
+	srv_wait(&s, NULL);
+	utrace_queue_free(q);
+}
+
+/* -- Finding the tracer ------------------------------------------------- */
+
+TEST(connect_errors)
+{
+	struct utrace_queue *q = NULL;
+	pid_t child;
+	int st;
+
+	CHECK_EQ(utrace_queue_connect(0, &q), -EINVAL);
+	CHECK_EQ(utrace_queue_connect(getpid(), NULL), -EINVAL);
+	/* Not traced at all. */
+	CHECK_EQ(utrace_queue_connect(getpid(), &q), -ECONNREFUSED);
+	/* Gone. */
+	child = fork();
+	CHECK(child >= 0);
+	if (child == 0)
+		_exit(0);
+	CHECK(waitpid(child, &st, 0) == child);
+	CHECK_EQ(utrace_queue_connect(child, &q), -ESRCH);
+	/* Traced by plain ptrace, which does not serve. */
+	child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK(ptrace(PTRACE_SEIZE, child, 0L, 0L) == 0);
+	CHECK_EQ(utrace_queue_connect(child, &q), -ECONNREFUSED);
+	CHECK(q == NULL);
+	kill(child, SIGKILL);
+	CHECK(waitpid(child, &st, __WALL) == child);
+}
+
+/* -- Permissions -------------------------------------------------------- */
+
+static int connect_expect(void *arg)
+{
+	const int *a = arg;	/* pid, expected result */
+	struct utrace_queue *q = NULL;
+	int r = utrace_queue_connect(a[0], &q);
+
+	if (r != a[1]) {
+		fprintf(stderr, "# connect: %d, expected %d\n", r, a[1]);
+		return 1;
+	}
+	utrace_queue_free(q);
+	return 0;
+}
+
+/* A root tracer's socket is root's alone: nobody cannot even connect. */
+TEST(nobody_cannot_join_root)
+{
+	struct srv s = srv_start("loop", "10", 0);
+	int a[2] = { s.tracee, -EPERM };
+	struct utrace_queue *q = join(s.tracee);
+
+	CHECK_EQ(as_uid(NOBODY, connect_expect, a), 0);
+	/* The same uid (root here) gets its watch. */
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0, UTRACE_EVENT(DEATH), 0),
+		 0);
+	srv_go(&s);
+	srv_wait(&s, NULL);
+	utrace_queue_free(q);
+}
+
+static int watch_expect(void *arg)
+{
+	const int *a = arg;	/* pid, expected connect, expected watch */
+	struct utrace_queue *q = NULL;
+	int r = utrace_queue_connect(a[0], &q);
+
+	if (r != a[1]) {
+		fprintf(stderr, "# connect: %d, expected %d\n", r, a[1]);
+		return 1;
+	}
+	r = utrace_queue_watch(q, a[0], 0, UTRACE_EVENT(DEATH), 0);
+	utrace_queue_free(q);
+	if (r != a[2]) {
+		fprintf(stderr, "# watch: %d, expected %d\n", r, a[2]);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A tracer run by nobody: a joiner of that uid watches; another uid cannot
+ * reach the socket; once the tracee makes itself undumpable, the tracer
+ * refuses the same-uid joiner (it could not ptrace it itself) and still
+ * takes root (CAP_SYS_PTRACE).
+ */
+TEST(same_uid_joins_undumpable_refused)
+{
+	struct srv s = srv_start_as("undump", NULL, 0, NOBODY);
+	int ok[3] = { s.tracee, 0, 0 };
+	int other[3] = { s.tracee, -EPERM, 0 };
+	int refused[3] = { s.tracee, 0, -EPERM };
+	struct utrace_queue *q;
+	char line[64];
+	ssize_t n;
+
+	CHECK_EQ(as_uid(NOBODY, watch_expect, ok), 0);
+	CHECK_EQ(as_uid(NOBODY - 1, connect_expect, other), 0);
+	srv_go(&s);
+	n = read(s.out, line, sizeof(line) - 1);
+	CHECK(n > 0);
+	line[n] = 0;
+	CHECK_STR(line, "undumpable\n");
+	CHECK_EQ(as_uid(NOBODY, watch_expect, refused), 0);
+	q = join(s.tracee);
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0, UTRACE_EVENT(DEATH), 0),
+		 0);
+	srv_go(&s);
+	srv_wait(&s, NULL);
+	utrace_queue_free(q);
+}
+
+/* -- Faults ------------------------------------------------------------- */
+
+/* A joiner holding the tracee is killed: it runs on; nobody else notices. */
+TEST(joiner_killed_while_holding)
+{
+	struct srv s = srv_start("loop", "2000", 0);
+	struct utrace_queue *stay = join(s.tracee);
+	struct utrace_event ev;
+	int p[2], entries = 0, deaths = 0;
+	long local;
+	pid_t j;
+	char c;
+
+	CHECK_EQ(utrace_queue_watch(stay, s.tracee, 0,
+				    UTRACE_EVENT(SYSCALL_ENTRY) |
+				    UTRACE_EVENT(DEATH), 0), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(stay, s.tracee, ppid_nr, 1), 0);
+	CHECK(pipe(p) == 0);
+	fflush(NULL);
+	j = fork();
+	CHECK(j >= 0);
+	if (j == 0) {
+		struct utrace_queue *q = join(s.tracee);
+
+		CHECK_EQ(utrace_queue_watch(q, s.tracee, 0,
+					    UTRACE_EVENT(SYSCALL_ENTRY),
+					    UTRACE_EVENT(SYSCALL_ENTRY)), 0);
+		CHECK_EQ(utrace_queue_set_syscalls(q, s.tracee, ppid_nr, 1), 0);
+		CHECK(write(p[1], "w", 1) == 1);
+		CHECK_EQ(q_next_of(q, &ev, SYS_getppid), 1);
+		CHECK(ev.held);
+		CHECK(write(p[1], "h", 1) == 1);
+		pause();
+		_exit(0);
+	}
+	CHECK(read(p[0], &c, 1) == 1 && c == 'w');
+	srv_go(&s);
+	CHECK(read(p[0], &c, 1) == 1 && c == 'h');
+	/* Held: the tracee sits in its stop until the joiner dies. */
+	CHECK(t_stopped(s.tracee));
+	kill(j, SIGKILL);
+	CHECK(waitpid(j, NULL, 0) == j);
+	while (q_next_of(stay, &ev, SYS_getppid) == 1) {
+		if (ev.type == UTRACE_EVENT(DEATH)) {
+			deaths++;
+			break;
+		}
+		CHECK(!ev.held);
+		entries++;
+	}
+	CHECK_EQ(deaths, 1);
+	CHECK_EQ(entries, 2000);
+	CHECK_STR(srv_wait(&s, &local), "loop done\n");
+	CHECK_EQ(local, 2000);
+	utrace_queue_free(stay);
+}
+
+/* The serving tracer is killed: nothing stays stopped; joiners see the end. */
+TEST(tracer_killed)
+{
+	struct srv s = srv_start("forever", NULL, UTRACE_SPAWN_NO_FILTER);
+	struct utrace_queue *q = join(s.tracee);
+	struct utrace_event ev;
+	long dl;
+	int r, n = 0;
+
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0,
+				    UTRACE_EVENT(SYSCALL_ENTRY),
+				    UTRACE_EVENT(SYSCALL_ENTRY)), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, s.tracee, ppid_nr, 1), 0);
+	srv_go(&s);
+	CHECK_EQ(q_next_of(q, &ev, SYS_getppid), 1);
+	CHECK(ev.held);
+	CHECK(t_stopped(s.tracee));
+	kill(s.helper, SIGKILL);
+	CHECK(t_waitpid(s.helper, 10000) >= 0);
+	/* The records already sent, then the end. */
+	while ((r = q_next(q, &ev, 10000)) == 1)
+		n++;
+	CHECK_EQ(r, -ENOTCONN);
+	CHECK_EQ(n, 0);		/* it was held: nothing came after */
+	/* Untraced and running (not 't', not 'T'). */
+	dl = t_now_ms() + 10000;
+	while ((t_tracer_pid(s.tracee) != 0 || t_stopped(s.tracee)) &&
+	       t_now_ms() < dl)
+		t_msleep(5);
+	CHECK_EQ(t_tracer_pid(s.tracee), 0);
+	CHECK(!t_stopped(s.tracee));
+	t_msleep(20);
+	CHECK(!t_stopped(s.tracee));
+	kill(s.tracee, SIGKILL);
+	CHECK(t_wait_gone(s.tracee, 10000));
+	utrace_queue_free(q);
+	close(s.in);
+	close(s.out);
+	close(s.ctl);
+}
+
+/* -- Bad input ---------------------------------------------------------- */
+
+static int raw_connect(pid_t server)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	CHECK(fd >= 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/run/utrace/%d.sock",
+		 (int)server);
+	CHECK(connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0);
+	return fd;
+}
+
+static void raw_send(int fd, const void *buf, size_t len)
+{
+	/* The server may have closed already: that is what we test. */
+	if (send(fd, buf, len, MSG_NOSIGNAL) < 0)
+		(void)0;
+}
+
+static void raw_msg(int fd, uint16_t type, uint32_t len_delta,
+		    const void *body, size_t blen)
+{
+	uint8_t buf[2048];
+	struct w_hdr h = { (uint32_t)(sizeof(h) + blen) + len_delta, type, 0,
+			   (uint32_t)random() };
+
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), body, blen);
+	raw_send(fd, buf, sizeof(h) + blen);
+}
+
+static void raw_hello(int fd)
+{
+	struct w_hello w = { W_MAGIC, W_VERSION, W_MAX, 0 };
+
+	raw_msg(fd, W_HELLO, 0, &w, sizeof(w));
+}
+
+static long rss_kb(pid_t pid)
+{
+	char buf[4096], path[64];
+	const char *v;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	CHECK(f != NULL);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	v = strstr(buf, "VmRSS:");
+	CHECK(v != NULL);
+	return atol(v + 6);
+}
+
+/* A mutated but plausible request body: the pids in it stay the tracee's. */
+static size_t mutated_body(uint8_t *b, pid_t tracee, uint16_t *type)
+{
+	size_t len;
+
+	*type = (uint16_t)(W_WATCH + random() % (W_TYPE_MAX - W_WATCH));
+	switch (*type) {
+	case W_WATCH: case W_UNWATCH:	len = sizeof(struct w_watch); break;
+	case W_SET_SYSCALLS:		len = sizeof(struct w_syscalls) +
+					      8 * (random() % 4); break;
+	case W_REPLY:			len = sizeof(struct w_reply); break;
+	case W_STOP: case W_RESUME:	len = sizeof(struct w_stop); break;
+	case W_REGS_GET:		len = sizeof(struct w_regs); break;
+	case W_REGS_SET:		len = sizeof(struct w_regs) +
+					      sizeof(struct user_regs_struct);
+					break;
+	default:			len = sizeof(struct w_memv) +
+					      16 * (random() % 3); break;
+	}
+	for (size_t i = 0; i < len; i++)
+		b[i] = (uint8_t)random();
+	if (*type == W_STOP) {
+		/* a stop that would wait long is answered when we leave */
+		((struct w_stop *)b)->timeout_ms = (int32_t)(random() % 50) - 1;
+	}
+	if (*type != W_REPLY)
+		memcpy(b, &tracee, sizeof(tracee));	/* tid or pid first */
+	if (random() % 4 == 0)
+		len += random() % 9 - 4;	/* wrong length */
+	return len;
+}
+
+TEST_T(fuzz_10000_messages, 120)
+{
+	struct srv s = srv_start("forever", NULL, UTRACE_SPAWN_NO_FILTER);
+	struct utrace_queue *q;
+	struct utrace_event ev;
+	long rss_warm = 0, rss_end;
+	int msgs = 0, conns = 0;
+	uint8_t b[1024];
+
+	srandom(12345);
+	srv_go(&s);
+	while (msgs < 10000) {
+		int fd = raw_connect(s.helper);
+		int kind = random() % 6, k;
+		struct w_hdr h;
+		size_t len;
+		uint16_t type;
+
+		conns++;
+		switch (kind) {
+		case 0:		/* garbage, no handshake */
+			len = 1 + random() % sizeof(b);
+			for (size_t i = 0; i < len; i++)
+				b[i] = (uint8_t)random();
+			raw_send(fd, b, len);
+			msgs++;
+			break;
+		case 1:		/* handshake, then mutated requests */
+			raw_hello(fd);
+			k = 1 + random() % 20;
+			for (int i = 0; i < k; i++) {
+				len = mutated_body(b, s.tracee, &type);
+				raw_msg(fd, type, 0, b, len);
+			}
+			msgs += k + 1;
+			break;
+		case 2:		/* truncated: the header promises more */
+			raw_hello(fd);
+			len = mutated_body(b, s.tracee, &type);
+			raw_msg(fd, type, 1 + random() % 500, b, len);
+			msgs += 2;
+			break;
+		case 3:		/* oversized */
+			raw_hello(fd);
+			h = (struct w_hdr){ W_MAX + 1 + random() % 1000,
+					    W_WATCH, 0, 1 };
+			if (random() % 2)
+				h.len = 0xffffffffu;
+			raw_send(fd, &h, sizeof(h));
+			msgs += 2;
+			break;
+		case 4:		/* out of order: a request before the hello */
+			len = mutated_body(b, s.tracee, &type);
+			raw_msg(fd, type, 0, b, len);
+			raw_hello(fd);
+			msgs += 2;
+			break;
+		default:	/* bad header fields, a second hello */
+			raw_hello(fd);
+			h = (struct w_hdr){ sizeof(h) + 4, 0, 0, 1 };
+			switch (random() % 4) {
+			case 0: h.type = W_TYPE_MAX + random() % 100; break;
+			case 1: h.zero = 1 + random() % 100; h.type = W_WATCH;
+				break;
+			case 2: h.len = random() % sizeof(h); break;
+			default: h.type = W_HELLO; break;
+			}
+			memset(b, 0, 4);
+			raw_send(fd, &h, sizeof(h));
+			raw_send(fd, b, 4);
+			msgs += 2;
+			break;
+		}
+		close(fd);
+		if (!rss_warm && msgs >= 2000) {
+			t_msleep(100);
+			rss_warm = rss_kb(s.helper);
+		}
+	}
+	/* Still serving, still tracing, nothing left held by the fuzz. */
+	q = join(s.tracee);
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0,
+				    UTRACE_EVENT(SYSCALL_ENTRY), 0), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, s.tracee, ppid_nr, 1), 0);
+	CHECK_EQ(q_next(q, &ev, 10000), 1);
+	CHECK_EQ(ev.syscall.nr, SYS_getppid);
+	t_msleep(100);
+	rss_end = rss_kb(s.helper);
+	fprintf(stderr, "# %d messages on %d connections; server RSS %ld kB "
+		"after 2000, %ld kB after all\n", msgs, conns, rss_warm,
+		rss_end);
+	CHECK(rss_end - rss_warm < 2048);
+	kill(s.tracee, SIGKILL);
+	srv_wait(&s, NULL);
+	utrace_queue_free(q);
+}
+
+/* 100 joiners come and go while a busy program runs: the one that stays
+ * sees every event; the tracer's own engine too. */
+TEST_T(joiners_churn, 120)
+{
+	struct srv s = srv_start("loop", "30000", 0);
+	struct utrace_queue *stay = join(s.tracee);
+	struct utrace_event ev;
+	long entries = 0, local;
+	int st, nr, deaths = 0;
+	pid_t churn;
+
+	CHECK_EQ(utrace_queue_watch(stay, s.tracee, UTRACE_WATCH_PROCESS,
+				    UTRACE_EVENT(SYSCALL_ENTRY) |
+				    UTRACE_EVENT(DEATH), 0), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(stay, s.tracee, ppid_nr, 1), 0);
+	srv_go(&s);
+	fflush(NULL);
+	churn = fork();
+	CHECK(churn >= 0);
+	if (churn == 0) {
+		for (int i = 0; i < 100; i++) {
+			struct utrace_queue *q = NULL;
+			struct utrace_event e;
+			int r = utrace_queue_connect(s.tracee, &q);
+
+			if (r == -ESRCH || r == -ECONNREFUSED)
+				break;	/* the program is done */
+			CHECK_EQ(r, 0);
+			/* Some only watch, some hold and leave holding. */
+			r = utrace_queue_watch(q, s.tracee, 0,
+					       UTRACE_EVENT(SYSCALL_ENTRY),
+					       i % 2 ? UTRACE_EVENT(SYSCALL_ENTRY)
+						     : 0);
+			CHECK(r == 0 || r == -ESRCH);
+			if (!r) {
+				/* It may be gone meanwhile: any result. */
+				(void)utrace_queue_set_syscalls(q, s.tracee,
+								ppid_nr, 1);
+				(void)q_next(q, &e, 1000);
+			}
+			utrace_queue_free(q);
+		}
+		_exit(0);
+	}
+	while ((nr = q_next_of(stay, &ev, SYS_getppid)) == 1) {
+		if (ev.type == UTRACE_EVENT(DEATH)) {
+			deaths++;
+			break;
+		}
+		entries++;
+	}
+	if (!deaths)
+		fprintf(stderr, "# next: %d after %ld entries; tracee %c\n",
+			nr, entries, t_state(s.tracee));
+	CHECK_EQ(deaths, 1);
+	CHECK_EQ(entries, 30000);
+	CHECK(waitpid(churn, &st, 0) == churn);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_STR(srv_wait(&s, &local), "loop done\n");
+	CHECK_EQ(local, 30000);
+	utrace_queue_free(stay);
+}
+
+int main(void)
+{
+	return test_main();
+}
