@@ -44,6 +44,7 @@ TOOLS     :=
 
 .DEFAULT_GOAL := all
 -include tools/tools.mk
+-include tools/utraced/utraced.mk
 
 all: $(STATIC) $(SHARED) $(O)/libutrace.pc $(TOOLS) $(EXAMPLES)
 

@@ -298,6 +298,7 @@ ssize_t utrace_queue_mem_writev(struct utrace_queue *q, pid_t tid,
 
 int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags);
 int utrace_queue_connect(pid_t tid, struct utrace_queue **out);
+int utrace_tracer_joiners(struct utrace_tracer *t);
 
 #ifdef __cplusplus
 }

@@ -104,6 +104,29 @@ int utrace__serve_dir_ok(const char *dir, uid_t uid)
 	return 0;
 }
 
+/* Remove the sockets of tracers that are gone (killed ones leave theirs). */
+static void sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[160], *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (pid <= 0 || strcmp(end, ".sock"))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld", pid);
+		if (access(path, F_OK) == 0 || errno != ENOENT)
+			continue;
+		snprintf(path, sizeof(path), "%s/%ld.sock", dir, pid);
+		unlink(path);
+	}
+	closedir(d);
+}
+
 static int make_dir(const char *dir)
 {
 	uid_t uid = geteuid();
@@ -862,6 +885,7 @@ UTRACE_EXPORT int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags)
 	err = make_dir(dir);
 	if (err)
 		return err;
+	sweep(dir);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -956,8 +980,16 @@ void utrace__serve_end(struct utrace_tracer *t)
 	t->server = NULL;
 }
 
-/* Joiners connected now (utraced runs while there are some). */
-int utrace__serve_joiners(struct utrace_tracer *t)
+/**
+ * utrace_tracer_joiners - how many joiners are connected now
+ * Returns the count (0 when @t does not serve), or -EINVAL.  Thread-safe.
+ */
+UTRACE_EXPORT int utrace_tracer_joiners(struct utrace_tracer *t)
 {
-	return t->server ? (int)t->server->nconns : 0;
+	struct utrace__server *s;
+
+	if (!t)
+		return -EINVAL;
+	s = t->server;
+	return s ? (int)atomic_load(&s->nconns) : 0;
 }
