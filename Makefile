@@ -5,7 +5,7 @@
 #   make O=dir ...       build into another directory
 #   make install PREFIX=/usr/local DESTDIR=
 
-VERSION   := 0.2.0
+VERSION   := 0.3.0
 SOVERSION := 0
 O         ?= build
 PREFIX    ?= /usr/local
