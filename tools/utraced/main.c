@@ -8,12 +8,20 @@
  * It traces CMD, or takes over the running processes PID, with their
  * threads and the children they fork, serves (utrace_tracer_serve), and
  * runs while it traces something or has joiners.  Its own engines are a
- * queue watching CLONE and DEATH, to know what is alive; everything else
+ * queue watching CLONE and DEATH (so that every thread and child stays
+ * traced, and for the command's status); everything else
  * is the joiners'.  Built on the public API only.
+ *
+ * Signals are taken by the loop thread only (the consumer thread blocks
+ * them): the handler sets a flag and calls utrace_break, whose loop-thread
+ * path is an atomic store, and the interrupted waitpid lets utrace_run
+ * return.
  */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,16 +40,12 @@ struct utraced {
 	int npids;
 	bool spawned;
 	bool verbose;
-	int live;		/* processes traced now */
 	int status;		/* CMD's wait status */
+	atomic_bool done;
 };
 
 static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
+static struct utrace_tracer *volatile tracer;	/* for the signal handler */
 
 static void usage(FILE *f)
 {
@@ -53,62 +57,86 @@ static void usage(FILE *f)
 		"traces something or has joiners.\n");
 }
 
-/* What utraced's own queue tells: which processes are alive. */
+/*
+ * utraced's own queue: CLONE and DEATH, read on a thread of its own (the
+ * loop thread blocks in the loop).  Only the command's status is kept.
+ */
 static void take(struct utraced *u, const struct utrace_event *ev)
 {
-	if (ev->type == UTRACE_EVENT(CLONE) &&
-	    !(ev->clone_flags & CLONE_THREAD))
-		u->live++;
-	if (ev->type == UTRACE_EVENT(DEATH) && ev->group_dead) {
-		u->live--;
-		if (u->spawned && ev->pid == u->pids[0])
-			u->status = ev->status;
-		if (u->verbose)
-			fprintf(stderr, "utraced: process %d ended\n", ev->pid);
+	if (ev->type != UTRACE_EVENT(DEATH) || !ev->group_dead)
+		return;
+	if (u->spawned && ev->pid == u->pids[0])
+		u->status = ev->status;
+	if (u->verbose)
+		fprintf(stderr, "utraced: process %d ended\n", ev->pid);
+}
+
+static void *consume(void *arg)
+{
+	struct utraced *u = arg;
+	struct utrace_event ev;
+	bool last = false;
+
+	for (;;) {
+		memset(&ev, 0, sizeof(ev));
+		ev.size = sizeof(ev);
+		if (utrace_queue_next(u->q, &ev, last ? 0 : 200) == 1) {
+			take(u, &ev);
+			continue;
+		}
+		if (last)
+			return NULL;
+		/* Once told to end, read what is left, then end. */
+		last = atomic_load(&u->done);
 	}
 }
 
+/*
+ * The loop: utrace_run while something is traced (blocking in waitpid,
+ * woken by joiners' requests); while nothing is but joiners remain (one
+ * may watch something again), poll and dispatch.
+ */
 static int serve(struct utraced *u)
 {
-	struct utrace_event ev;
-	int tfd = utrace_fd(u->t), qfd = utrace_queue_fd(u->q);
-
-	if (tfd < 0 || qfd < 0) {
-		fprintf(stderr, "utraced: %s\n", strerror(-(tfd < 0 ? tfd : qfd)));
-		return -1;
-	}
 	for (;;) {
-		struct pollfd p[2] = { { .fd = tfd, .events = POLLIN },
-				       { .fd = qfd, .events = POLLIN } };
-		int r, joiners;
+		struct pollfd p;
+		int r;
 
 		if (stop_sig)
 			return 0;
-		r = utrace_dispatch(u->t, 0);
+		r = utrace_run(u->t);
 		if (r < 0) {
 			fprintf(stderr, "utraced: %s\n", strerror(-r));
 			return -1;
 		}
-		for (;;) {
-			memset(&ev, 0, sizeof(ev));
-			ev.size = sizeof(ev);
-			if (utrace_queue_next(u->q, &ev, 0) != 1)
-				break;
-			take(u, &ev);
-		}
-		joiners = utrace_tracer_joiners(u->t);
-		if (u->live <= 0 && joiners <= 0)
+		if (stop_sig || utrace_tracer_joiners(u->t) <= 0)
 			return 0;
-		if (poll(p, 2, 1000) < 0 && errno != EINTR)
+		p.fd = utrace_fd(u->t);
+		p.events = POLLIN;
+		if (p.fd < 0)
 			return -1;
+		if (poll(&p, 1, 1000) < 0 && errno != EINTR)
+			return -1;
+		utrace_dispatch(u->t, 0);
 	}
+}
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+	/* The loop thread takes the signals: utrace_run returns. */
+	if (tracer)
+		utrace_break(tracer);
 }
 
 int main(int argc, char **argv)
 {
 	struct utraced u = { .status = -1 };
-	int i, err, ret = 0;
+	int i, err, ret = 0, watched = 0;
 	struct sigaction sa;
+	sigset_t all, old;
+	pthread_t th;
+	bool th_started = false;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -198,9 +226,9 @@ int main(int argc, char **argv)
 			ret = 1;
 			continue;
 		}
-		u.live++;
+		watched++;
 	}
-	if (!u.live)
+	if (!watched)
 		goto out;
 	err = utrace_tracer_serve(u.t, UTRACE_SERVE_DEFAULT);
 	if (err) {
@@ -212,6 +240,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "utraced: pid %d serves %s/%d.sock\n",
 			(int)getpid(), geteuid() ? "/tmp/utrace-UID" :
 			"/run/utrace", (int)getpid());
+	tracer = u.t;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	th_started = pthread_create(&th, NULL, consume, &u) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!th_started) {
+		fprintf(stderr, "utraced: no thread\n");
+		ret = 1;
+		goto out;
+	}
 	if (serve(&u) < 0)
 		ret = 1;
 	if (stop_sig) {
@@ -223,6 +261,11 @@ int main(int argc, char **argv)
 			j > 0 ? "; joiners are disconnected\n" : "\n");
 	}
 out:
+	if (th_started) {
+		atomic_store(&u.done, true);
+		pthread_join(th, NULL);
+	}
+	tracer = NULL;
 	utrace_queue_free(u.q);
 	utrace_tracer_free(u.t);
 	if (stop_sig)
