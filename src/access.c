@@ -25,6 +25,14 @@ static int check(struct utrace_engine *e, struct uthread **out)
 		return -ESRCH;
 	if (th->dead || th->state == TH_DEAD)
 		return -ESRCH;
+	if (th->state == TH_NEW) {
+		/* A new child, stopped from birth: its first stop comes now. */
+		utrace__await_first_stop(th);
+		th = e->th;
+		if ((atomic_load(&e->flags) & ENG_DETACHED) || !th ||
+		    th->dead || th->state == TH_DEAD)
+			return -ESRCH;
+	}
 	if (th->state != TH_STOPPED)
 		return -EBUSY;
 	/* Inside a callback for this thread, or held by this engine. */

@@ -251,6 +251,7 @@ void utrace__pass_end(struct uthread *th);
 void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status);
 bool utrace__take_queued(struct utrace_tracer *t, pid_t pid, int *status);
 void utrace__signal_pass(struct uthread *th, bool set_info);
+void utrace__await_first_stop(struct uthread *th);
 
 /* queue.c */
 void utrace__queue_poll(struct utrace_tracer *t);

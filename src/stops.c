@@ -171,7 +171,14 @@ static unsigned long clone_flags(struct uthread *th, int event)
 	return th->regs.rdi;
 }
 
-/* A child's first stop, possibly already drained, possibly yet to come. */
+/*
+ * A new child at its parent's clone event: its first stop may be drained
+ * already; if it has not come yet, the child is entered as new (TH_NEW)
+ * rather than waited for, so the parent's event costs no wait for another
+ * task to be scheduled.  The child runs no instruction before that stop,
+ * which is handled when it comes, or at once when an engine needs the child
+ * stopped (utrace__await_first_stop).
+ */
 static struct uthread *await_child(struct utrace_tracer *t, pid_t child)
 {
 	struct uthread *c = utrace__thread_find(t, child);
@@ -179,13 +186,29 @@ static struct uthread *await_child(struct utrace_tracer *t, pid_t child)
 
 	if (c)
 		return c;
-	if (!utrace__take_queued(t, child, &st)) {
-		while (waitpid(child, &st, __WALL) < 0)
-			if (errno != EINTR)
-				return NULL;
+	if (utrace__take_queued(t, child, &st)) {
+		utrace__handle_status(t, child, st);
+		return utrace__thread_find(t, child);
 	}
-	utrace__handle_status(t, child, st);
-	return utrace__thread_find(t, child);
+	return utrace__thread_new(t, child, child);
+}
+
+/**
+ * utrace__await_first_stop - block until a new child (TH_NEW) reaches its
+ * first stop, and handle it; the child may be gone (dead) on return.
+ */
+void utrace__await_first_stop(struct uthread *th)
+{
+	struct utrace_tracer *t = th->t;
+	pid_t tid = th->tid;
+	int st;
+
+	if (!utrace__take_queued(t, tid, &st)) {
+		while (waitpid(tid, &st, __WALL) < 0)
+			if (errno != EINTR)
+				return;
+	}
+	utrace__handle_status(t, tid, st);
 }
 
 static void clone_stop(struct uthread *th, int event)

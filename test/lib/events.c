@@ -458,6 +458,50 @@ static uint32_t stop_child_hook(struct teng *te, struct tev *ev,
 	return dflt;
 }
 
+/*
+ * A new child has not necessarily reached its first ptrace stop when its
+ * parent's clone event is reported; an engine that stops it there can
+ * still read its registers at once (the library waits for that stop).
+ */
+static uint32_t regs_child_hook(struct teng *te, struct tev *ev,
+				uint32_t dflt)
+{
+	if (ev->kind == K_CLONE && !te->ptr) {
+		struct teng *c = t_attach(g_tracer, ev->arg, EV_LIFE, NULL);
+		struct user_regs_struct regs;
+
+		te->user[0] = utrace_control(c->e, UTRACE_STOP);
+		memset(&regs, 0, sizeof(regs));
+		te->user[1] = utrace_regs_get(c->e, &regs);
+		te->user[2] = (long)regs.rip;
+		te->user[3] = t_stopped(ev->arg);
+		te->ptr = c;
+	}
+	return dflt;
+}
+
+TEST_T(child_regs_readable_in_report_clone, 10)
+{
+	struct utrace_tracer *t = g_tracer = t_tracer();
+	pid_t pid = t_spawn(t, NULL, "forkchain", "1", NULL);
+	struct teng *a = t_attach(t, pid, UTRACE_EVENT(CLONE) | EV_LIFE,
+				  regs_child_hook);
+	struct teng *c;
+
+	CHECK(DISPATCH_UNTIL(t, a->ptr != NULL, 3000));
+	c = a->ptr;
+	CHECK_EQ(a->user[0], 0);
+	CHECK_EQ(a->user[1], 0);
+	CHECK(a->user[2] != 0);
+	CHECK(a->user[3]);
+	CHECK_EQ(utrace_control(c->e, UTRACE_RESUME), 0);
+	t_run(t);
+	CHECK_EQ(c->n[K_DEATH], 1);
+	utrace_engine_put(c->e);
+	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
 TEST_T(child_stopped_from_report_clone_never_runs, 10)
 {
 	struct utrace_tracer *t = g_tracer = t_tracer();

@@ -228,13 +228,26 @@ static void sk_round(int round)
 		tengs[i].user[1] = 1;
 		r = utrace_control(tengs[i].e, UTRACE_STOP);
 		CHECK(r == 0 || r == -EINPROGRESS);
+		/* 0: stopped already (a new thread not run yet): no report. */
+		if (r == 0)
+			tengs[i].user[0]++;
 	}
-	CHECK(DISPATCH_UNTIL(t, ({
+	if (!DISPATCH_UNTIL(t, ({
 		bool all = true;
 		for (int i = first; i < tengs_n; i++)
 			all = all && tengs[i].user[0] > 0 &&
 			      t_stopped(tengs[i].tid);
-		all; }), 5000));
+		all; }), 5000)) {
+		for (int i = first; i < tengs_n; i++)
+			fprintf(stderr, "# round %d: tid %d quiesce %ld state %c\n",
+				round, tengs[i].tid, tengs[i].user[0],
+				t_state(tengs[i].tid));
+		CHECK(0);
+	}
+	/* First stops of new threads still queued are handled too. */
+	t_dispatch_for(t, 20);
+	for (int i = first; i < tengs_n; i++)
+		CHECK(t_stopped(tengs[i].tid));
 	n = t_tasks(pid, tids, SK_THREADS + 8);
 	CHECK_EQ(n, SK_THREADS + 1);
 
