@@ -302,9 +302,49 @@ static ssize_t mem_xfer(pid_t tid, uint64_t addr, void *buf, size_t len,
 	return n + m;
 }
 
+/*
+ * A read within one page, during a report pass: the whole page is read
+ * once and later reads of the same pass are served from it, as strace
+ * does per stop.  A decoder walking an array of pointers (execve's argv
+ * and envp) then costs one system call per page, not one per pointer.
+ * Other threads sharing the memory may run meanwhile: what a pass reads
+ * was never more than a snapshot.
+ */
+static ssize_t mem_read(struct uthread *th, uint64_t addr, void *buf,
+			size_t len)
+{
+	struct utrace_tracer *t = th->t;
+	uint64_t page = addr & ~4095ULL;
+	size_t off = (size_t)(addr - page);
+
+	if (!th->in_pass || !len || off + len > sizeof(t->mc_buf))
+		return mem_xfer(th->tid, addr, buf, len, false);
+	if (t->mc_tid != th->tid || t->mc_addr != page) {
+		ssize_t n = mem_xfer(th->tid, page, t->mc_buf,
+				     sizeof(t->mc_buf), false);
+
+		if (n <= 0) {
+			t->mc_tid = 0;
+			return mem_xfer(th->tid, addr, buf, len, false);
+		}
+		t->mc_tid = th->tid;
+		t->mc_addr = page;
+		t->mc_len = (size_t)n;
+	}
+	if (off + len > t->mc_len)
+		return mem_xfer(th->tid, addr, buf, len, false);
+	memcpy(buf, t->mc_buf + off, len);
+	return (ssize_t)len;
+}
+
 static int op_mem(struct uthread *th, struct acc *a)
 {
-	a->ret = mem_xfer(th->tid, a->addr, a->buf, a->len, a->write);
+	if (a->write) {
+		th->t->mc_tid = 0;
+		a->ret = mem_xfer(th->tid, a->addr, a->buf, a->len, true);
+	} else {
+		a->ret = mem_read(th, a->addr, a->buf, a->len);
+	}
 	return 0;
 }
 
@@ -353,7 +393,7 @@ static int op_read_string(struct uthread *th, struct acc *a)
 
 		if (chunk > a->len - 1 - got)
 			chunk = a->len - 1 - got;
-		n = mem_xfer(th->tid, addr, buf + got, chunk, false);
+		n = mem_read(th, addr, buf + got, chunk);
 		if (n <= 0) {
 			buf[got] = 0;
 			a->ret = got ? (ssize_t)got : (n < 0 ? n : -EFAULT);

@@ -179,6 +179,14 @@ struct utrace_tracer {
 	atomic_bool sleeping;			/* loop blocked in waitpid */
 	unsigned long gen;			/* dispatch generation */
 	int efd;				/* utrace_fd, -1 until asked */
+	/*
+	 * One page of a thread's memory, read whole for small reads and
+	 * kept for the rest of one report pass only (mc_tid 0: empty).
+	 */
+	pid_t mc_tid;
+	uint64_t mc_addr;
+	size_t mc_len;
+	char mc_buf[4096];
 	bool waiter_started, waiter_stop;
 	pthread_t waiter;
 	struct utrace_queue *queues;		/* queue.c: polled after dispatch */

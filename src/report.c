@@ -363,6 +363,7 @@ uint32_t utrace__report(struct uthread *th, struct utrace__event *ev)
 	if (is_syscall(ev))
 		sys_update(th);		/* before in_pass: may rebuild */
 	th->in_pass++;
+	th->t->mc_tid = 0;	/* memory read before this pass is stale */
 	switch (ev->type) {
 	case EV_SIGNAL:
 	case EV_SIGNAL_REPORT:
@@ -395,6 +396,7 @@ uint32_t utrace__report(struct uthread *th, struct utrace__event *ev)
 	}
 out:
 	th->in_pass--;
+	th->t->mc_tid = 0;
 	if (ev->type != EV_DEATH && ev->type != EV_REAP) {
 		int r = utrace_resume_action(action);
 
