@@ -71,3 +71,14 @@ if diff -u "$tmp/want" "$tmp/got" | sed 's/^/# /' >&2 &&
 else
 	echo "not ok - -c -P: counts only what touches the path"
 fi
+
+# -P with -k: an execve shown after the command's own one (not shown) has
+# the caller's stack, taken at entry, as strace prints it.
+"$U" -k -P /usr/bin/cat env /usr/bin/cat /dev/null >"$tmp/out" 2>&1
+if sed -n 1p "$tmp/out" | grep -q '^execve("/usr/bin/cat"' &&
+   sed -n 2p "$tmp/out" | grep -q '(execve+0x'; then
+	echo "ok - -P with -k: a later execve has its caller's stack"
+else
+	echo "not ok - -P with -k: a later execve has its caller's stack"
+	sed 's/^/# /' "$tmp/out" | head -5
+fi

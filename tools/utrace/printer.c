@@ -515,8 +515,12 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	t->filtered = hidden(t->tid, sc.nr) || (opt.trace_paths.n &&
 		      !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr,
 					sc.args));
-	if (t->filtered)
+	if (t->filtered) {
+		/* -k: the command's own execve is the first, shown or not. */
+		if (sc.nr == SYS_execve || sc.nr == SYS_execveat)
+			t->exec_first = false;
 		return keep(action);
+	}
 	name = sys_name(sc.nr);
 	t->lead_nr = sc.nr;
 	t->lead_ip = sc.ip;
