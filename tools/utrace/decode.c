@@ -213,6 +213,9 @@ void dec_time_comment(struct dec_ctx *c, long long sec, long nsec)
 	struct tm tm;
 	char buf[64], zone[16];
 
+	/* As strace's sprinttime_ex(): none for 0 or a bad nanosecond. */
+	if ((!sec && !nsec) || nsec < 0 || nsec > 999999999)
+		return;
 	if (!localtime_r(&t, &tm))
 		return;
 	strftime(buf, sizeof(buf), "%FT%T", &tm);
