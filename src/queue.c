@@ -749,6 +749,19 @@ struct stop_scan {
 	int count, missing;
 };
 
+/*
+ * In a clone or exec stop the engines' STOP is deferred to the syscall's
+ * exit (section "Where a stop takes effect" of utrace(7)): the thread
+ * still runs to it, so it is not stopped yet.
+ */
+static bool deferred_stop(const struct qthread *qt)
+{
+	const struct uthread *th = qt->e->th;
+
+	return th && th->state == TH_STOPPED &&
+	       (th->stop == STOP_CLONE || th->stop == STOP_EXEC);
+}
+
 static void stop_scan_one(struct qthread *qt, void *arg)
 {
 	struct stop_scan *sc = arg;
@@ -761,7 +774,7 @@ static void stop_scan_one(struct qthread *qt, void *arg)
 
 		if (err == -ESRCH)
 			return;
-		if (err) {
+		if (err || deferred_stop(qt)) {
 			sc->missing++;
 			return;
 		}
@@ -1404,6 +1417,17 @@ static int next_loop(struct utrace_queue *q, struct utrace_event *ev,
 			do_bp_release(q);
 		if (got)
 			return 1;
+		/*
+		 * A reply given here may be carried out by settling alone,
+		 * which can make records (a held signal reported again)
+		 * with no new wait status: settle before blocking.
+		 */
+		if (q->t->settle) {
+			err = utrace_dispatch(q->t, 0);
+			if (err < 0)
+				return err;
+			continue;
+		}
 		/* Nothing traced: nothing can come (as utrace_run returns). */
 		if (timeout_ms == 0 || !q->t->nthreads)
 			return 0;

@@ -280,6 +280,100 @@ TEST(signal_dropped)
 	CHECK_STR(signal_test(true), "sig 0 code 0 pid 0 uid 0 val 0\n");
 }
 
+/* The fd made late is readable at once; then exactly while records wait.
+ * Watching again changes the masks. */
+TEST(fd_exact_and_watch_again)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_queue *q = q_new(t);
+	struct utrace_event ev;
+	int fd, n, syscalls = 0, deaths = 0;
+	bool rewatched = false;
+	pid_t pid = t_spawn(t, NULL, "queue_prog", "loop", "400", NULL);
+
+	CHECK_EQ(utrace_queue_watch(q, pid, 0, UTRACE_EVENT_SYSCALL |
+				    UTRACE_EVENT(DEATH), 0), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, pid, ppid_nr, 1), 0);
+	/* Records are made by dispatches; on the loop thread nothing else
+	 * makes them, so the checks below cannot race. */
+	for (int i = 0; i < 50; i++)
+		CHECK(utrace_dispatch(t, 20) >= 0);
+	fd = utrace_queue_fd(q);
+	CHECK(fd >= 0);
+	CHECK(fd_readable(fd));
+	for (;;) {
+		bool readable = fd_readable(fd);
+
+		n = q_next(q, &ev, 0);
+		CHECK_EQ(readable, n == 1);
+		if (n == 0) {
+			if (deaths)
+				break;
+			CHECK(utrace_dispatch(t, 20) >= 0);
+			continue;
+		}
+		if (ev.type == UTRACE_EVENT(DEATH)) {
+			deaths++;
+			continue;
+		}
+		CHECK(!rewatched || ev.id < 1000000);
+		syscalls++;
+		if (syscalls == 100) {
+			/* From now on DEATH only: what waits stays. */
+			CHECK_EQ(utrace_queue_watch(q, pid, 0,
+						    UTRACE_EVENT(DEATH), 0), 0);
+			while (q_next(q, &ev, 0) == 1)
+				CHECK(ev.type != UTRACE_EVENT(DEATH));
+			rewatched = true;
+			syscalls = -1000000;	/* any later one fails below */
+		}
+	}
+	CHECK_EQ(deaths, 1);
+	CHECK(rewatched);
+	CHECK(syscalls == -1000000);
+	CHECK(!fd_readable(fd));
+	utrace_queue_free(q);
+	utrace_tracer_free(t);
+}
+
+/* A held signal replied UTRACE_SIGNAL_HOLD comes back as a new record. */
+TEST(signal_hold_reported_again)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_queue *q = q_new(t);
+	struct utrace_event ev;
+	struct utrace_reply r;
+	uint64_t first = 0;
+	int out, held = 0;
+	pid_t pid = t_spawn(t, &out, "sig_prog", "info", NULL);
+
+	CHECK_EQ(utrace_queue_watch(q, pid, 0, UTRACE_EVENT_SIGNAL_ALL,
+				    UTRACE_EVENT(SIGNAL)), 0);
+	while (q_next(q, &ev, -1) == 1) {
+		CHECK(ev.held);
+		CHECK_EQ(ev.info.si_signo, SIGUSR1);
+		CHECK_EQ(ev.info.si_value.sival_int, 42);
+		if (!held++) {
+			first = ev.id;
+			reply_init(&r, UTRACE_RESUME | UTRACE_SIGNAL_HOLD);
+		} else {
+			CHECK(ev.id > first);
+			reply_init(&r, UTRACE_RESUME | UTRACE_SIGNAL_DELIVER);
+		}
+		CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+	}
+	CHECK_EQ(held, 2);
+	{
+		char want[128];
+
+		snprintf(want, sizeof(want), "sig 10 code -1 pid %d uid %d val 42\n",
+			 (int)pid, (int)getuid());
+		CHECK_STR(t_read_all(out), want);
+	}
+	utrace_queue_free(q);
+	utrace_tracer_free(t);
+}
+
 /* -- A queue and a plain engine on one thread ---------------------------- */
 
 struct plain {
