@@ -644,6 +644,42 @@ TEST(watch_process_children_tree)
 	utrace_tracer_free(t);
 }
 
+/* A non-leader executes: its record names the leader's id and process. */
+TEST(watch_process_exec_from_thread)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_queue *q = q_new(t);
+	struct utrace_event ev;
+	int out, execs = 0, thread_execs = 0, group_deaths = 0;
+	pid_t pid = t_spawn(t, &out, "exec_thread", test_prog("print_exit"),
+			    "after exec", "5", NULL);
+
+	CHECK_EQ(utrace_queue_watch(q, pid, UTRACE_WATCH_PROCESS,
+				    UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH),
+				    0), 0);
+	while (q_next(q, &ev, -1) == 1) {
+		CHECK_EQ(ev.pid, pid);
+		if (ev.type == UTRACE_EVENT(EXEC)) {
+			execs++;
+			CHECK_EQ(ev.tid, pid);
+			if (ev.former_tid != pid) {
+				CHECK(ev.former_tid > 0);
+				thread_execs++;
+			}
+		} else if (ev.type == UTRACE_EVENT(DEATH) && ev.group_dead) {
+			CHECK_EQ(ev.tid, pid);
+			CHECK(WIFEXITED(ev.status) && WEXITSTATUS(ev.status) == 5);
+			group_deaths++;
+		}
+	}
+	CHECK_EQ(execs, 2);
+	CHECK_EQ(thread_execs, 1);
+	CHECK_EQ(group_deaths, 1);
+	CHECK_STR(t_read_all(out), "after exec\n");
+	utrace_queue_free(q);
+	utrace_tracer_free(t);
+}
+
 /* -- Whole-process stop --------------------------------------------------- */
 
 static int count_tasks_in(pid_t pid, char state)
