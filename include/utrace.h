@@ -291,6 +291,9 @@ ssize_t utrace_queue_mem_readv(struct utrace_queue *q, pid_t tid,
 			       const struct utrace_iov *iov, size_t n);
 ssize_t utrace_queue_mem_writev(struct utrace_queue *q, pid_t tid,
 				const struct utrace_iov *iov, size_t n);
+/* -- ptrace as an engine (beyond the kernel API) ------------------------- */
+
+int utrace_emulate_ptrace(struct utrace_tracer *t, pid_t tid);
 
 /* -- Several programs on one process (SPEC section 12, utrace(7)) ------- */
 

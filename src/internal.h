@@ -191,6 +191,7 @@ struct utrace_tracer {
 	pthread_t waiter;
 	struct utrace_queue *queues;		/* queue.c: polled after dispatch */
 	struct utrace__server *server;		/* serve.c: utrace_tracer_serve */
+	void *pemu;				/* ptrace emulation (ptrace_emu.c) */
 };
 
 /* loop.c */
@@ -309,6 +310,9 @@ void utrace__signal_release(struct uthread *th, bool send);
 void utrace__release_spawned(struct utrace_tracer *t);
 struct sock_filter *utrace__spawn_filter_buf(void);
 unsigned short *utrace__spawn_filter_len(void);
+
+/* ptrace_emu.c */
+void utrace__pemu_free(struct utrace_tracer *t);
 
 /* filter.c */
 void utrace__filter_setup(struct uthread *th);

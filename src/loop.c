@@ -778,6 +778,7 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 	atomic_fetch_sub(&ntracers, 1);
 	pthread_mutex_unlock(&tracers_lock);
 	free(killed.tids);
+	utrace__pemu_free(t);
 	if (t->efd >= 0)
 		close(t->efd);
 	pthread_mutex_destroy(&t->lock);

@@ -5,6 +5,8 @@
  * Every traced thread gets, in this attach order:
  *   keeper   - follows clones (-f) by attaching all engines to the child in
  *              report_clone, counts live threads, keeps the exit status
+ *   ptrace   - the library's ptrace emulation (utrace_emulate_ptrace): the
+ *              program's own ptrace/wait calls on threads we trace
  *   injector - --inject (decides the syscall action: entry callbacks run in
  *              reverse attach order, so it is called last there, and first
  *              at exit, before the printer reads the return value)
@@ -348,6 +350,12 @@ int attach_engines(pid_t tid, pid_t tgid)
 	err = utrace_set_events(e, UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) |
 				UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP));
 	utrace_engine_put(e);
+	/*
+	 * ptrace as an engine: second, so that it is called last at syscall
+	 * entry, where it decides the program's ptrace and wait calls.
+	 */
+	if (!err)
+		err = utrace_emulate_ptrace(tracer, tid);
 	if (!err && opt.ninject)
 		err = inject_attach(tid);
 	if (!err && (opt.summary_only || opt.summary))

@@ -1,0 +1,1469 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * ptrace as an engine: a traced program may itself use ptrace(2) and the
+ * wait family on threads this tracer traces.  Linux gives a thread one
+ * ptracer, and that is us; so an engine of ours (utrace_emulate_ptrace,
+ * one per traced thread) performs those calls for the program, as the
+ * kernel's ptrace-on-utrace did.  See utrace(7), "ptrace as an engine".
+ *
+ * Vocabulary: the "inner tracer" is the traced program calling ptrace; its
+ * "inner tracees" are threads we trace that it has attached.  An inner
+ * tracee's ptrace stop is this engine's UTRACE_STOP vote plus a record (its
+ * wait status, siginfo, event message) that the inner tracer's emulated
+ * wait returns; its PTRACE_CONT & co become utrace_control calls.  The
+ * inner tracer's ptrace, wait4 and waitid are handled at syscall entry and
+ * aborted with the emulated result (UTRACE_SYSCALL_ABORT), its results
+ * written into its memory; a blocking wait with nothing to report is held
+ * at its entry until something comes.  Whatever is not ours to emulate
+ * (a process this tracer does not trace, waits for real children) is left
+ * to the kernel.
+ *
+ * State lives on the tracer (t->pemu): every traced thread with the engine
+ * has a struct pe_thread, kept after the thread is gone while its inner
+ * tracer has not yet collected its death.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sched.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/elf.h>
+
+#include "internal.h"
+
+#ifndef PTRACE_EVENTMSG_SYSCALL_ENTRY
+#define PTRACE_EVENTMSG_SYSCALL_ENTRY	1
+#define PTRACE_EVENTMSG_SYSCALL_EXIT	2
+#endif
+#ifndef __WNOTHREAD
+#define __WNOTHREAD	0x20000000
+#endif
+
+/* What the options mean (the kernel's PTRACE_O_MASK on x86_64). */
+#define PE_O_MASK	(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
+			 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
+			 PTRACE_O_TRACEEXEC | PTRACE_O_TRACEVFORKDONE | \
+			 PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL | \
+			 PTRACE_O_SUSPEND_SECCOMP)
+
+/* Kinds of inner stops. */
+enum pe_kind {
+	PK_NONE,
+	PK_SIGNAL,		/* signal-delivery stop */
+	PK_SYSCALL_ENTRY,
+	PK_SYSCALL_EXIT,
+	PK_EVENT,		/* PTRACE_EVENT_* (incl. EVENT_STOP) */
+	PK_GROUP,		/* group stop (non-seized: plain stop status) */
+	PK_STEP,		/* single-step trap: a SIGTRAP signal stop */
+	PK_DEATH,		/* the thread died: its wait status */
+};
+
+struct pe_stop {
+	enum pe_kind kind;
+	int status;			/* the wait status */
+	bool has_si;			/* GETSIGINFO works (not a group stop) */
+	siginfo_t si;
+	unsigned long msg;		/* GETEVENTMSG */
+	uint32_t arch;
+	bool regs_valid;		/* snapshot for deferred stops */
+	struct user_regs_struct regs;
+};
+
+/* How the inner tracer last let the tracee run. */
+enum pe_mode { PM_CONT, PM_SYSCALL, PM_STEP, PM_LISTEN };
+
+/* Where the thread's current syscall is, on the inner tracer's side. */
+enum pe_sys {
+	PS_NONE,
+	PS_ENTRY_STOP,		/* published as an inner syscall-entry stop */
+	PS_DONE,		/* emulated: aborted with our result */
+	PS_HELD,		/* a blocking wait held at entry */
+	PS_REAL,		/* passed to the kernel */
+};
+
+#define PE_NPEND 4
+
+struct pe_thread {
+	struct pe *pe;
+	struct pe_thread *next;		/* all of them */
+	struct utrace_engine *e;	/* NULL once reaped */
+	pid_t tid, tgid;
+	bool dead;
+	/* as an inner tracee */
+	struct pe_thread *tracer;	/* the inner tracer's thread, or NULL */
+	pid_t tracer_tgid;
+	bool seized;
+	long opts;
+	enum pe_mode mode;
+	bool stopped;			/* in an inner stop */
+	bool waitable;			/* ...not yet returned by a wait */
+	bool physical;			/* ...and held by us at it */
+	struct pe_stop cur;
+	struct pe_stop pend[PE_NPEND];	/* stops due after this one */
+	unsigned npend;
+	bool want_interrupt;		/* PTRACE_INTERRUPT: EVENT_STOP */
+	bool want_attach_stop;		/* PTRACE_ATTACH: a SIGSTOP stop */
+	bool exec_trap;			/* non-seized exec: SIGTRAP after it */
+	bool inject;			/* deliver inj at the next report */
+	siginfo_t inj;
+	bool real_child;		/* its death is the real parent's */
+	int stop_sig;			/* last stop signal delivered */
+	bool all_syscalls;		/* our syscall set is "all" */
+	/* as an inner tracer */
+	enum pe_sys sys;
+	bool fix_echild;		/* WNOHANG passed on, tracees of ours */
+	long wait_nr;
+	uint64_t wait_info;		/* waitid's infop */
+};
+
+struct pe {
+	struct utrace_tracer *t;
+	struct pe_thread *threads;
+};
+
+static const long base_nrs[] = { SYS_ptrace, SYS_wait4, SYS_waitid };
+#define BASE_EVENTS (UTRACE_EVENT(QUIESCE) | UTRACE_EVENT_SYSCALL | \
+		     UTRACE_EVENT(CLONE) | UTRACE_EVENT(DEATH) | \
+		     UTRACE_EVENT(REAP))
+#define TRACEE_EVENTS (BASE_EVENTS | UTRACE_EVENT_SIGNAL_ALL | \
+		       UTRACE_EVENT(EXEC) | UTRACE_EVENT(JCTL))
+
+static const struct utrace_engine_ops pe_ops;
+
+/* -- Table ------------------------------------------------------------------ */
+
+static struct pe_thread *pe_find(struct pe *pe, pid_t tid)
+{
+	for (struct pe_thread *p = pe->threads; p; p = p->next)
+		if (p->tid == tid && !p->dead)
+			return p;
+	return NULL;
+}
+
+/* Any record of tid, also a dead one whose death waits to be collected. */
+static struct pe_thread *pe_find_any(struct pe *pe, pid_t tid)
+{
+	struct pe_thread *p = pe_find(pe, tid);
+
+	if (p)
+		return p;
+	for (p = pe->threads; p; p = p->next)
+		if (p->tid == tid)
+			return p;
+	return NULL;
+}
+
+static void pe_unlink(struct pe_thread *p)
+{
+	for (struct pe_thread **pp = &p->pe->threads; *pp; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	free(p);
+}
+
+/* A dead thread is forgotten once nothing is owed to its inner tracer. */
+static void pe_maybe_free(struct pe_thread *p)
+{
+	if (p->e || (p->tracer && p->waitable))
+		return;
+	for (struct pe_thread *q = p->pe->threads; q; q = q->next)
+		if (q->tracer == p)
+			q->tracer = NULL;
+	pe_unlink(p);
+}
+
+/* -- Small helpers ------------------------------------------------------------ */
+
+static uint32_t keep(uint32_t action)
+{
+	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+}
+
+/* The vote of a tracee that runs on: keep stepping if it was told to. */
+static uint32_t run_vote(struct pe_thread *p, uint32_t action)
+{
+	uint32_t r = action & ~UTRACE_RESUME_MASK;
+
+	if (p->tracer && !p->stopped && p->mode == PM_STEP)
+		return r | UTRACE_SINGLESTEP;
+	return r | UTRACE_RESUME;
+}
+
+static pid_t proc_ppid(pid_t tid)
+{
+	char buf[2048];
+	const char *v;
+
+	if (!utrace__proc_status(tid, buf, sizeof(buf)))
+		return 0;
+	v = utrace__proc_field(buf, "PPid");
+	return v ? atoi(v) : 0;
+}
+
+static pid_t proc_pgid(pid_t tid)
+{
+	pid_t g = getpgid(tid);
+
+	return g < 0 ? 0 : g;
+}
+
+static uid_t proc_uid(pid_t tid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", tid);
+	return stat(path, &st) ? 0 : st.st_uid;
+}
+
+/* The library's thread behind an engine, when it sits in a ptrace stop. */
+static struct uthread *stopped_th(struct pe_thread *p)
+{
+	struct uthread *th = p->e ? p->e->th : NULL;
+
+	return th && th->state == TH_STOPPED && !th->dead ? th : NULL;
+}
+
+static void set_syscalls(struct pe_thread *p)
+{
+	bool all = p->tracer && (p->mode == PM_SYSCALL ||
+				 (p->opts & PTRACE_O_TRACEVFORKDONE));
+
+	if (!p->e || all == p->all_syscalls)
+		return;
+	p->all_syscalls = all;
+	if (all)
+		utrace_set_syscalls(p->e, NULL, 0);
+	else
+		utrace_set_syscalls(p->e, base_nrs,
+				    sizeof(base_nrs) / sizeof(base_nrs[0]));
+}
+
+static void set_events(struct pe_thread *p)
+{
+	unsigned long ev = BASE_EVENTS;
+
+	if (!p->e)
+		return;
+	if (p->tracer) {
+		ev |= TRACEE_EVENTS;
+		if (p->opts & PTRACE_O_TRACEEXIT)
+			ev |= UTRACE_EVENT(EXIT);
+	}
+	utrace_set_events(p->e, ev);
+	set_syscalls(p);
+}
+
+/* -- Waking the inner tracer ----------------------------------------------------- */
+
+/*
+ * Something its wait may return has happened for a thread of process
+ * @tgid's: a held wait looks again (the entry pass is repeated), a wait
+ * left to the kernel is interrupted (it restarts, and we see it again).
+ */
+static void wake_waiters(struct pe *pe, pid_t tgid, bool emulated)
+{
+	for (struct pe_thread *w = pe->threads; w; w = w->next) {
+		if (w->dead || !w->e || w->tgid != tgid)
+			continue;
+		if (w->sys == PS_HELD)
+			utrace_control(w->e, UTRACE_REPORT);
+		else if (w->sys == PS_REAL && emulated && w->wait_nr)
+			utrace_control(w->e, UTRACE_INTERRUPT);
+	}
+}
+
+static void notify_tracer(struct pe_thread *q)
+{
+	if (!q->tracer_tgid)
+		return;
+	/* As the kernel: the tracer's process gets SIGCHLD. */
+	syscall(SYS_kill, q->tracer_tgid, SIGCHLD);
+	wake_waiters(q->pe, q->tracer_tgid, true);
+}
+
+/* -- Inner stops ---------------------------------------------------------------------- */
+
+static void trap_info(siginfo_t *si, pid_t tid, int code)
+{
+	memset(si, 0, sizeof(*si));
+	si->si_signo = SIGTRAP;
+	si->si_code = code;
+	si->si_pid = tid;
+	si->si_uid = getuid();
+}
+
+static void stop_signal(struct pe_stop *s, const siginfo_t *info)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = PK_SIGNAL;
+	s->status = (info->si_signo << 8) | 0x7f;
+	s->has_si = true;
+	s->si = *info;
+}
+
+static void stop_event(struct pe_stop *s, struct pe_thread *q, int event,
+		       int sig, unsigned long msg)
+{
+	int code = sig | (event << 8);
+
+	memset(s, 0, sizeof(*s));
+	s->kind = PK_EVENT;
+	s->status = (code << 8) | 0x7f;
+	s->has_si = true;
+	trap_info(&s->si, q->tid, code);
+	s->si.si_signo = sig;
+	s->msg = msg;
+}
+
+static void stop_syscall(struct pe_stop *s, struct pe_thread *q, bool entry)
+{
+	int code = SIGTRAP | (q->opts & PTRACE_O_TRACESYSGOOD ? 0x80 : 0);
+	struct utrace_syscall sc;
+
+	memset(s, 0, sizeof(*s));
+	s->kind = entry ? PK_SYSCALL_ENTRY : PK_SYSCALL_EXIT;
+	s->status = (code << 8) | 0x7f;
+	s->has_si = true;
+	trap_info(&s->si, q->tid, code);
+	s->msg = entry ? PTRACE_EVENTMSG_SYSCALL_ENTRY :
+			 PTRACE_EVENTMSG_SYSCALL_EXIT;
+	s->arch = AUDIT_ARCH_X86_64;
+	if (q->e && utrace_syscall_get(q->e, &sc) == 0 && sc.arch)
+		s->arch = sc.arch;
+}
+
+/* The initial stop of a tracee that was attached or auto-attached. */
+static void stop_initial(struct pe_stop *s, struct pe_thread *q)
+{
+	siginfo_t si;
+
+	if (q->seized) {
+		stop_event(s, q, PTRACE_EVENT_STOP, SIGTRAP, 0);
+		return;
+	}
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGSTOP;
+	si.si_code = SI_USER;
+	stop_signal(s, &si);
+}
+
+/* Registers for stops taken in the middle of a syscall (clone, exec). */
+static void snapshot(struct pe_stop *s, struct pe_thread *q)
+{
+	s->regs_valid = q->e && utrace_regs_get(q->e, &s->regs) == 0;
+}
+
+/* Make @s the tracee's current inner stop and tell its tracer. */
+static void publish(struct pe_thread *q, const struct pe_stop *s)
+{
+	q->cur = *s;
+	q->stopped = true;
+	q->waitable = true;
+	notify_tracer(q);
+}
+
+/* Publish now, or after the stop in progress when there is one. */
+static void publish_or_queue(struct pe_thread *q, const struct pe_stop *s)
+{
+	if (!q->stopped) {
+		publish(q, s);
+		return;
+	}
+	if (q->npend < PE_NPEND)
+		q->pend[q->npend++] = *s;
+}
+
+/* -- Letting a tracee go ------------------------------------------------------------ */
+
+static void forget_tracer(struct pe_thread *q)
+{
+	q->tracer = NULL;
+	q->tracer_tgid = 0;
+	q->stopped = q->waitable = false;
+	q->npend = 0;
+	q->want_interrupt = q->want_attach_stop = q->exec_trap = false;
+	q->seized = false;
+	q->opts = 0;
+	q->mode = PM_CONT;
+	set_events(q);
+}
+
+/*
+ * Resume a tracee from its inner stop: with @sig delivered at a signal
+ * stop, by @mode.  The next queued stop, if any, is published at once.
+ */
+static void resume(struct pe_thread *q, enum pe_mode mode, int sig)
+{
+	struct uthread *th;
+	int act;
+
+	q->mode = mode;
+	q->stopped = q->waitable = false;
+	if (sig && (q->cur.kind == PK_SIGNAL || q->cur.kind == PK_STEP)) {
+		q->inj = q->cur.si;
+		if (sig != q->inj.si_signo) {
+			/* The kernel's rule: a new signal from the tracer. */
+			memset(&q->inj, 0, sizeof(q->inj));
+			q->inj.si_signo = sig;
+			q->inj.si_code = SI_USER;
+			q->inj.si_pid = q->tracer_tgid;
+			q->inj.si_uid = getuid();
+		}
+		q->inject = true;
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+		    sig == SIGTTOU)
+			q->stop_sig = sig;
+	}
+	set_syscalls(q);
+	while (q->npend) {
+		struct pe_stop s = q->pend[0];
+
+		memmove(q->pend, q->pend + 1, --q->npend * sizeof(q->pend[0]));
+		if (s.kind == PK_SYSCALL_EXIT && mode != PM_SYSCALL)
+			continue;
+		publish(q, &s);
+		return;
+	}
+	if (!q->e)
+		return;
+	th = stopped_th(q);
+	if (q->inject)
+		act = UTRACE_INTERRUPT;
+	else if (mode == PM_STEP)
+		act = UTRACE_SINGLESTEP;
+	else if (th && th->stop == STOP_SYSCALL_ENTRY)
+		act = UTRACE_REPORT;	/* the entry pass again: its own ptrace */
+	else
+		act = UTRACE_RESUME;
+	utrace_control(q->e, act);
+}
+
+/* The inner tracer lets go (PTRACE_DETACH, or it died). */
+static void detach(struct pe_thread *q, int sig)
+{
+	bool was = q->stopped;
+
+	if (was) {
+		q->npend = 0;
+		resume(q, PM_CONT, sig);
+	}
+	forget_tracer(q);
+	if (!was && q->e)
+		utrace_control(q->e, UTRACE_RESUME);
+	if (q->dead)
+		pe_maybe_free(q);
+}
+
+/* -- The inner tracer's ptrace --------------------------------------------------------- */
+
+struct preq {
+	struct pe_thread *p;		/* the caller */
+	long req;
+	pid_t pid;
+	uint64_t addr, data;
+};
+
+static long put(struct pe_thread *p, uint64_t addr, const void *buf,
+		size_t len)
+{
+	return utrace_mem_write(p->e, addr, buf, len) == (ssize_t)len ?
+	       0 : -EFAULT;
+}
+
+static long get(struct pe_thread *p, uint64_t addr, void *buf, size_t len)
+{
+	return utrace_mem_read(p->e, addr, buf, len) == (ssize_t)len ?
+	       0 : -EFAULT;
+}
+
+static int regs_of(struct pe_thread *q, struct user_regs_struct *r)
+{
+	int err = q->e ? utrace_regs_get(q->e, r) : -ESRCH;
+
+	if (err && q->cur.regs_valid) {
+		*r = q->cur.regs;
+		return 0;
+	}
+	return err;
+}
+
+static long do_peekuser(struct preq *r, struct pe_thread *q)
+{
+	struct user_regs_struct regs;
+	unsigned long off = r->addr, word = 0;
+
+	if (off & 7 || off >= sizeof(struct user))
+		return -EIO;
+	if (off < sizeof(regs)) {
+		if (regs_of(q, &regs))
+			return -ESRCH;
+		memcpy(&word, (char *)&regs + off, 8);
+	} else if (off >= offsetof(struct user, u_debugreg)) {
+		if (!stopped_th(q))
+			return -ESRCH;
+		errno = 0;
+		word = (unsigned long)ptrace(PTRACE_PEEKUSER, q->tid,
+					     (void *)off, 0L);
+		if (errno)
+			return -errno;
+	}
+	return put(r->p, r->data, &word, 8);
+}
+
+static long do_pokeuser(struct preq *r, struct pe_thread *q)
+{
+	struct user_regs_struct regs;
+	unsigned long off = r->addr;
+
+	if (off & 7 || off >= sizeof(struct user))
+		return -EIO;
+	if (off < sizeof(regs)) {
+		if (!q->e || utrace_regs_get(q->e, &regs))
+			return -ESRCH;
+		memcpy((char *)&regs + off, &r->data, 8);
+		return utrace_regs_set(q->e, &regs) ? -ESRCH : 0;
+	}
+	if (off >= offsetof(struct user, u_debugreg)) {
+		if (!stopped_th(q))
+			return -ESRCH;
+		if (ptrace(PTRACE_POKEUSER, q->tid, (void *)off,
+			   (void *)r->data) < 0)
+			return -errno;
+		return 0;
+	}
+	return -EIO;
+}
+
+/* Requests on state the library does not keep: the real ptrace, here. */
+static long raw_out(struct preq *r, struct pe_thread *q, long req, long addr,
+		    size_t len)
+{
+	char buf[1024];
+
+	if (len > sizeof(buf) || !stopped_th(q))
+		return -ESRCH;
+	memset(buf, 0, len);
+	if (ptrace(req, q->tid, (void *)addr, buf) < 0)
+		return -errno;
+	return put(r->p, r->data, buf, len);
+}
+
+static long raw_in(struct preq *r, struct pe_thread *q, long req, long addr,
+		   size_t len)
+{
+	char buf[1024];
+	long err;
+
+	if (len > sizeof(buf) || !stopped_th(q))
+		return -ESRCH;
+	err = get(r->p, r->data, buf, len);
+	if (err)
+		return err;
+	if (ptrace(req, q->tid, (void *)addr, buf) < 0)
+		return -errno;
+	return 0;
+}
+
+static long do_regset(struct preq *r, struct pe_thread *q, bool set)
+{
+	struct iovec iov, local;
+	struct user_regs_struct regs;
+	char *buf;
+	long err;
+
+	if (get(r->p, r->data, &iov, sizeof(iov)))
+		return -EFAULT;
+	if (r->addr == NT_PRSTATUS) {
+		size_t n = iov.iov_len < sizeof(regs) ? iov.iov_len :
+			   sizeof(regs);
+
+		if (regs_of(q, &regs))
+			return -ESRCH;
+		if (set) {
+			if (get(r->p, (uint64_t)(uintptr_t)iov.iov_base, &regs,
+				n))
+				return -EFAULT;
+			if (!q->e || utrace_regs_set(q->e, &regs))
+				return -ESRCH;
+		} else if (put(r->p, (uint64_t)(uintptr_t)iov.iov_base, &regs,
+			       n)) {
+			return -EFAULT;
+		}
+		iov.iov_len = n;
+		return put(r->p, r->data, &iov, sizeof(iov));
+	}
+	if (!stopped_th(q))
+		return -ESRCH;
+	if (iov.iov_len > 65536)
+		iov.iov_len = 65536;
+	buf = calloc(1, iov.iov_len ? iov.iov_len : 1);
+	if (!buf)
+		return -ENOMEM;
+	local.iov_base = buf;
+	local.iov_len = iov.iov_len;
+	err = 0;
+	if (set && get(r->p, (uint64_t)(uintptr_t)iov.iov_base, buf,
+		       iov.iov_len))
+		err = -EFAULT;
+	if (!err && ptrace(set ? PTRACE_SETREGSET : PTRACE_GETREGSET, q->tid,
+			   (void *)r->addr, &local) < 0)
+		err = -errno;
+	if (!err && !set && put(r->p, (uint64_t)(uintptr_t)iov.iov_base, buf,
+				local.iov_len))
+		err = -EFAULT;
+	free(buf);
+	if (err)
+		return err;
+	iov.iov_len = local.iov_len;
+	return put(r->p, r->data, &iov, sizeof(iov));
+}
+
+static long do_syscall_info(struct preq *r, struct pe_thread *q)
+{
+	struct ptrace_syscall_info in;
+	struct user_regs_struct regs;
+	unsigned long size;
+
+	if (regs_of(q, &regs))
+		return -ESRCH;
+	memset(&in, 0, sizeof(in));
+	in.op = PTRACE_SYSCALL_INFO_NONE;
+	in.arch = q->cur.arch ? q->cur.arch : AUDIT_ARCH_X86_64;
+	in.instruction_pointer = regs.rip;
+	in.stack_pointer = regs.rsp;
+	size = offsetof(struct ptrace_syscall_info, entry);
+	if (q->cur.kind == PK_SYSCALL_ENTRY) {
+		in.op = PTRACE_SYSCALL_INFO_ENTRY;
+		in.entry.nr = regs.orig_rax;
+		in.entry.args[0] = regs.rdi;
+		in.entry.args[1] = regs.rsi;
+		in.entry.args[2] = regs.rdx;
+		in.entry.args[3] = regs.r10;
+		in.entry.args[4] = regs.r8;
+		in.entry.args[5] = regs.r9;
+		size = offsetof(struct ptrace_syscall_info, entry.args) +
+		       sizeof(in.entry.args);
+	} else if (q->cur.kind == PK_SYSCALL_EXIT) {
+		in.op = PTRACE_SYSCALL_INFO_EXIT;
+		in.exit.rval = (long)regs.rax;
+		in.exit.is_error = regs.rax >= (unsigned long)-4095;
+		size = offsetof(struct ptrace_syscall_info, exit.is_error) +
+		       sizeof(in.exit.is_error);
+	}
+	if (put(r->p, r->data, &in, r->addr < size ? r->addr : size))
+		return -EFAULT;
+	return (long)size;
+}
+
+static bool valid_sig(uint64_t sig)
+{
+	return sig <= 64;
+}
+
+/* TRACEME: the caller's real parent becomes its inner tracer. */
+static long do_traceme(struct pe_thread *p)
+{
+	pid_t ppid = proc_ppid(p->tgid);
+	struct pe_thread *t = ppid > 0 ? pe_find(p->pe, ppid) : NULL;
+
+	if (p->tracer || !t)
+		return -EPERM;	/* as the kernel: already traced */
+	p->tracer = t;
+	p->tracer_tgid = t->tgid;
+	p->seized = false;
+	p->opts = 0;
+	p->mode = PM_CONT;
+	set_events(p);
+	return 0;
+}
+
+static long do_attach(struct preq *r, struct pe_thread *q, bool seize)
+{
+	struct pe_thread *p = r->p;
+	struct uthread *th;
+
+	if (seize && (r->addr || (r->data & ~(uint64_t)PE_O_MASK)))
+		return -EIO;
+	if (q->tracer || q->tgid == p->tgid)
+		return -EPERM;
+	if (seize && (r->data & PTRACE_O_SUSPEND_SECCOMP))
+		return -EINVAL;	/* not emulated: see utrace(7) */
+	q->tracer = p;
+	q->tracer_tgid = p->tgid;
+	q->seized = seize;
+	q->opts = seize ? (long)r->data : 0;
+	q->mode = PM_CONT;
+	q->stopped = q->waitable = false;
+	q->npend = 0;
+	set_events(q);
+	th = q->e ? q->e->th : NULL;
+	if (seize) {
+		/* A thread in a group stop traps into it for its new tracer. */
+		if (th && th->in_group_stop) {
+			struct pe_stop s;
+
+			stop_event(&s, q, PTRACE_EVENT_STOP,
+				   q->stop_sig ? q->stop_sig : SIGSTOP, 0);
+			utrace_control(q->e, UTRACE_STOP);
+			publish(q, &s);
+		}
+		return 0;
+	}
+	/* ATTACH sends SIGSTOP: its delivery stop, made when it stops. */
+	q->want_attach_stop = true;
+	if (utrace_control(q->e, UTRACE_INTERRUPT) < 0)
+		return -ESRCH;
+	return 0;
+}
+
+/* Run the inner tracer's ptrace(2): the result, or 1 to let it through. */
+static long do_ptrace(struct preq *r)
+{
+	struct pe_thread *p = r->p, *q;
+	unsigned long word;
+	long err;
+
+	if (r->req == PTRACE_TRACEME)
+		return do_traceme(p);
+	q = pe_find_any(p->pe, r->pid);
+	if (!q)
+		return 1;	/* not ours: the kernel's business */
+	if (r->req == PTRACE_ATTACH || r->req == PTRACE_SEIZE)
+		return q->dead ? -ESRCH : do_attach(r, q, r->req == PTRACE_SEIZE);
+	if (!q->tracer || q->tracer_tgid != p->tgid)
+		return -ESRCH;
+	if (q->dead)
+		return -ESRCH;
+	/* Requests that do not need the tracee stopped. */
+	switch (r->req) {
+	case PTRACE_KILL:
+		syscall(SYS_tgkill, q->tgid, q->tid, SIGKILL);
+		return 0;
+	case PTRACE_INTERRUPT:
+		if (!q->seized)
+			return -EIO;
+		if (q->stopped && q->mode != PM_LISTEN)
+			return 0;
+		q->want_interrupt = true;
+		if (q->e)
+			utrace_control(q->e, UTRACE_INTERRUPT);
+		return 0;
+	default:
+		break;
+	}
+	if (!q->stopped)
+		return -ESRCH;
+	switch (r->req) {
+	case PTRACE_PEEKTEXT:
+	case PTRACE_PEEKDATA:
+		if (!q->e || utrace_mem_read(q->e, r->addr, &word, 8) != 8)
+			return -EIO;
+		return put(p, r->data, &word, 8);
+	case PTRACE_POKETEXT:
+	case PTRACE_POKEDATA:
+		word = r->data;
+		if (!q->e || utrace_mem_write(q->e, r->addr, &word, 8) != 8)
+			return -EIO;
+		return 0;
+	case PTRACE_PEEKUSER:
+		return do_peekuser(r, q);
+	case PTRACE_POKEUSER:
+		return do_pokeuser(r, q);
+	case PTRACE_GETREGS: {
+		struct user_regs_struct regs;
+
+		if (regs_of(q, &regs))
+			return -ESRCH;
+		return put(p, r->data, &regs, sizeof(regs));
+	}
+	case PTRACE_SETREGS: {
+		struct user_regs_struct regs;
+
+		if (get(p, r->data, &regs, sizeof(regs)))
+			return -EFAULT;
+		return q->e && utrace_regs_set(q->e, &regs) == 0 ? 0 : -ESRCH;
+	}
+	case PTRACE_GETFPREGS:
+		return raw_out(r, q, PTRACE_GETFPREGS, 0,
+			       sizeof(struct user_fpregs_struct));
+	case PTRACE_SETFPREGS:
+		return raw_in(r, q, PTRACE_SETFPREGS, 0,
+			      sizeof(struct user_fpregs_struct));
+	case PTRACE_GETREGSET:
+		return do_regset(r, q, false);
+	case PTRACE_SETREGSET:
+		return do_regset(r, q, true);
+	case PTRACE_GETSIGMASK:
+		if (r->addr != 8)
+			return -EINVAL;
+		return raw_out(r, q, PTRACE_GETSIGMASK, 8, 8);
+	case PTRACE_SETSIGMASK:
+		if (r->addr != 8)
+			return -EINVAL;
+		return raw_in(r, q, PTRACE_SETSIGMASK, 8, 8);
+	case PTRACE_ARCH_PRCTL:
+		if (r->addr == 0x1003 || r->addr == 0x1004) {	/* GET_FS/GS */
+			unsigned long v;
+
+			if (!stopped_th(q))
+				return -ESRCH;
+			if (ptrace(PTRACE_ARCH_PRCTL, q->tid, &v,
+				   (void *)r->addr) < 0)
+				return -errno;
+			return put(p, r->data, &v, 8);
+		}
+		return -EIO;
+	case PTRACE_GETEVENTMSG:
+		word = q->cur.msg;
+		return put(p, r->data, &word, sizeof(word));
+	case PTRACE_GETSIGINFO:
+		if (!q->cur.has_si)
+			return -EINVAL;
+		return put(p, r->data, &q->cur.si, sizeof(q->cur.si));
+	case PTRACE_SETSIGINFO:
+		if (!q->cur.has_si)
+			return -EINVAL;
+		return get(p, r->data, &q->cur.si, sizeof(q->cur.si));
+	case PTRACE_SETOPTIONS:
+		if (r->data & ~(uint64_t)PE_O_MASK)
+			return -EINVAL;
+		if (r->data & PTRACE_O_SUSPEND_SECCOMP)
+			return -EINVAL;
+		q->opts = (long)r->data;
+		set_events(q);
+		return 0;
+	case PTRACE_GET_SYSCALL_INFO:
+		return do_syscall_info(r, q);
+	case PTRACE_CONT:
+	case PTRACE_SYSCALL:
+	case PTRACE_SINGLESTEP:
+	case PTRACE_SINGLEBLOCK:
+		if (!valid_sig(r->data))
+			return -EIO;
+		resume(q, r->req == PTRACE_SYSCALL ? PM_SYSCALL :
+			  r->req == PTRACE_CONT ? PM_CONT : PM_STEP,
+		       (int)r->data);
+		return 0;
+	case PTRACE_LISTEN:
+		if (!q->seized || q->cur.kind != PK_EVENT ||
+		    (q->cur.status >> 16) != PTRACE_EVENT_STOP)
+			return -EINVAL;
+		resume(q, PM_LISTEN, 0);
+		return 0;
+	case PTRACE_DETACH:
+		if (!valid_sig(r->data))
+			return -EIO;
+		detach(q, (int)r->data);
+		return 0;
+	default:
+		return -EIO;	/* not emulated: see utrace(7) */
+	}
+	err = -EIO;
+	return err;
+}
+
+/* -- The inner tracer's waits --------------------------------------------------------------- */
+
+struct pwait {
+	bool waitid;
+	int idtype;		/* waitid; wait4's pid is mapped to one */
+	pid_t id;
+	int options;
+	uint64_t status, info, rusage;
+};
+
+static bool wait_match(struct pe_thread *p, const struct pwait *w,
+		       struct pe_thread *q)
+{
+	if (!q->tracer || q->tracer_tgid != p->tgid)
+		return false;
+	if ((w->options & __WNOTHREAD) && q->tracer != p)
+		return false;
+	switch (w->idtype) {
+	case P_ALL:
+		return true;
+	case P_PID:
+		return q->tid == w->id;
+	case P_PGID:
+		return proc_pgid(q->tgid) == (w->id ? w->id :
+					      proc_pgid(p->tgid));
+	default:
+		return false;
+	}
+}
+
+static long wait_report(struct pe_thread *p, const struct pwait *w,
+			struct pe_thread *q)
+{
+	int st = q->cur.status;
+	long err = 0;
+
+	if (w->waitid) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGCHLD;
+		si.si_pid = q->tid;
+		si.si_uid = proc_uid(q->tid);
+		if (WIFEXITED(st)) {
+			si.si_code = CLD_EXITED;
+			si.si_status = WEXITSTATUS(st);
+		} else if (WIFSIGNALED(st)) {
+			si.si_code = WCOREDUMP(st) ? CLD_DUMPED : CLD_KILLED;
+			si.si_status = WTERMSIG(st);
+		} else {
+			si.si_code = CLD_TRAPPED;
+			si.si_status = (st >> 8) & 0xffff;
+		}
+		if (w->info)
+			err = put(p, w->info, &si, sizeof(si));
+	} else {
+		if (w->status)
+			err = put(p, w->status, &st, sizeof(st));
+		if (!err && w->rusage) {
+			struct rusage ru;
+
+			memset(&ru, 0, sizeof(ru));
+			err = put(p, w->rusage, &ru, sizeof(ru));
+		}
+	}
+	if (err)
+		return err;
+	if (!(w->options & WNOWAIT)) {
+		q->waitable = false;
+		if (q->cur.kind == PK_DEATH) {
+			pid_t tid = q->tid;
+
+			forget_tracer(q);
+			pe_maybe_free(q);
+			return w->waitid ? 0 : tid;
+		}
+	}
+	return w->waitid ? 0 : q->tid;
+}
+
+enum { W_PASS = 1, W_HOLD = 2 };
+
+/* The result, or W_PASS (let the kernel do it), or W_HOLD (block). */
+static long do_wait(struct pe_thread *p, const struct pwait *w)
+{
+	bool have = false, real = false;
+
+	if (w->idtype == P_PIDFD || (w->waitid && !(w->options &
+			(WEXITED | WSTOPPED | WCONTINUED))))
+		return W_PASS;
+	for (struct pe_thread *q = p->pe->threads; q; q = q->next) {
+		if (!wait_match(p, w, q))
+			continue;
+		if (q->waitable && (q->cur.kind != PK_DEATH || !w->waitid ||
+				    (w->options & WEXITED)))
+			return wait_report(p, w, q);
+		if (q->dead && q->real_child)
+			real = true;
+		else
+			have = true;
+	}
+	if (real || !have)
+		return W_PASS;
+	if (w->options & WNOHANG) {
+		p->fix_echild = true;
+		return W_PASS;
+	}
+	return W_HOLD;
+}
+
+static void wait_args(struct pe_thread *p, const struct user_regs_struct *rg,
+		      struct pwait *w)
+{
+	memset(w, 0, sizeof(*w));
+	if ((long)rg->orig_rax == SYS_waitid) {
+		w->waitid = true;
+		w->idtype = (int)rg->rdi;
+		w->id = (pid_t)rg->rsi;
+		w->info = rg->rdx;
+		w->options = (int)rg->r10;
+		w->rusage = rg->r8;
+		return;
+	}
+	w->id = (pid_t)rg->rdi;
+	w->status = rg->rsi;
+	w->options = (int)rg->rdx | WEXITED;
+	w->rusage = rg->r10;
+	if (w->id == -1) {
+		w->idtype = P_ALL;
+	} else if (w->id > 0) {
+		w->idtype = P_PID;
+	} else {
+		w->idtype = P_PGID;
+		w->id = w->id ? -w->id : 0;
+	}
+}
+
+/*
+ * The inner tracer's side of a syscall entry.  Returns the entry vote.
+ */
+static uint32_t tracer_entry(struct pe_thread *p, uint32_t action)
+{
+	struct user_regs_struct rg;
+	struct utrace_syscall sc;
+	long nr, ret;
+
+	if (utrace_syscall_get(p->e, &sc) || sc.arch != AUDIT_ARCH_X86_64 ||
+	    utrace_regs_get(p->e, &rg))
+		return run_vote(p, action);
+	nr = (long)rg.orig_rax;
+	p->wait_nr = 0;
+	if (nr == SYS_ptrace) {
+		struct preq r = { p, (long)rg.rdi, (pid_t)rg.rsi, rg.rdx,
+				  rg.r10 };
+
+		ret = do_ptrace(&r);
+		if (ret == 1) {
+			p->sys = PS_REAL;
+			return run_vote(p, action & ~UTRACE_SYSCALL_MASK);
+		}
+	} else if (nr == SYS_wait4 || nr == SYS_waitid) {
+		struct pwait w;
+
+		wait_args(p, &rg, &w);
+		p->fix_echild = false;
+		ret = do_wait(p, &w);
+		if (ret == W_HOLD) {
+			p->sys = PS_HELD;
+			return (action & ~(UTRACE_RESUME_MASK |
+					   UTRACE_SYSCALL_MASK)) | UTRACE_STOP;
+		}
+		if (ret == W_PASS) {
+			p->sys = PS_REAL;
+			p->wait_nr = nr;
+			p->wait_info = w.waitid ? w.info : 0;
+			return run_vote(p, action & ~UTRACE_SYSCALL_MASK);
+		}
+	} else {
+		return run_vote(p, action);
+	}
+	p->sys = PS_DONE;
+	utrace_syscall_set_return(p->e, ret);
+	return run_vote(p, (action & ~UTRACE_SYSCALL_MASK) |
+			   UTRACE_SYSCALL_ABORT);
+}
+
+/* -- Callbacks ---------------------------------------------------------------------------- */
+
+static uint32_t pe_entry(uint32_t action, struct utrace_engine *e)
+{
+	struct pe_thread *p = utrace_engine_data(e);
+	bool resumed = action & UTRACE_SYSCALL_RESUMED;
+
+	if (!resumed) {
+		p->sys = PS_NONE;
+		if (p->tracer && p->mode == PM_SYSCALL && !p->stopped) {
+			struct pe_stop s;
+
+			stop_syscall(&s, p, true);
+			publish(p, &s);
+			p->sys = PS_ENTRY_STOP;
+			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+		}
+	} else {
+		if (p->stopped)
+			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+		if (p->inject)	/* deliver it at the next stop point */
+			action = (action & ~UTRACE_RESUME_MASK) |
+				 UTRACE_INTERRUPT;
+		if (p->sys == PS_DONE || p->sys == PS_REAL)
+			return action;	/* decided already */
+	}
+	return tracer_entry(p, action);
+}
+
+static uint32_t pe_exit(uint32_t action, struct utrace_engine *e)
+{
+	struct pe_thread *p = utrace_engine_data(e);
+	struct utrace_syscall sc;
+
+	if (p->sys == PS_REAL && p->wait_nr &&
+	    utrace_syscall_get(e, &sc) == 0) {
+		if (sc.ret == -ECHILD && p->fix_echild) {
+			/* Only tracees of ours, none ready: 0, as WNOHANG. */
+			utrace_syscall_set_return(e, 0);
+			if (p->wait_info) {
+				siginfo_t si;
+
+				memset(&si, 0, sizeof(si));
+				put(p, p->wait_info, &si, sizeof(si));
+			}
+		} else if (sc.ret > 0 && p->wait_nr == SYS_wait4) {
+			/* A real child reaped: its tracer link ends. */
+			struct pe_thread *q = pe_find_any(p->pe, (pid_t)sc.ret);
+
+			if (q && q->dead && q->tracer_tgid == p->tgid) {
+				forget_tracer(q);
+				pe_maybe_free(q);
+			}
+		}
+	}
+	p->sys = PS_NONE;
+	p->wait_nr = 0;
+	if (p->tracer && p->mode == PM_SYSCALL) {
+		struct pe_stop s;
+
+		stop_syscall(&s, p, false);
+		publish_or_queue(p, &s);
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+	}
+	if (p->tracer && p->stopped)
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+	return run_vote(p, action);
+}
+
+static uint32_t pe_quiesce(uint32_t action, struct utrace_engine *e,
+			   unsigned long event)
+{
+	struct pe_thread *p = utrace_engine_data(e);
+	struct uthread *th;
+	struct pe_stop s;
+
+	if (event || !p->tracer)
+		return run_vote(p, action);
+	if (p->stopped)
+		return UTRACE_STOP;
+	th = stopped_th(p);
+	if (th && th->stop == STOP_STEP && p->mode == PM_STEP) {
+		siginfo_t si = th->si;
+
+		stop_signal(&s, &si);
+		s.kind = PK_STEP;
+		publish(p, &s);
+		return UTRACE_STOP;
+	}
+	if (p->exec_trap) {
+		siginfo_t si;
+
+		p->exec_trap = false;
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGTRAP;
+		si.si_code = SI_USER;
+		si.si_pid = p->tgid;
+		si.si_uid = getuid();
+		stop_signal(&s, &si);
+		publish(p, &s);
+		return UTRACE_STOP;
+	}
+	return run_vote(p, action);
+}
+
+static uint32_t pe_signal(uint32_t action, struct utrace_engine *e,
+			  siginfo_t *info)
+{
+	struct pe_thread *p = utrace_engine_data(e);
+	enum utrace_signal_action sa = utrace_signal_action(action);
+	uint32_t rest = action & ~(UTRACE_RESUME_MASK | UTRACE_SIGNAL_MASK |
+				   UTRACE_SIGNAL_HOLD);
+	struct pe_stop s;
+
+	if (!p->tracer)
+		return keep(action);
+	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER) {
+		if (p->inject) {
+			p->inject = false;
+			*info = p->inj;
+			return rest | UTRACE_SIGNAL_DELIVER |
+			       (p->mode == PM_STEP ? UTRACE_SINGLESTEP :
+						      UTRACE_RESUME);
+		}
+		if (p->stopped)
+			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+		if (p->want_attach_stop) {
+			siginfo_t si;
+
+			p->want_attach_stop = false;
+			p->want_interrupt = false;
+			memset(&si, 0, sizeof(si));
+			si.si_signo = SIGSTOP;
+			si.si_code = SI_KERNEL;
+			stop_signal(&s, &si);
+			publish(p, &s);
+			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+		}
+		if (p->want_interrupt) {
+			p->want_interrupt = false;
+			stop_event(&s, p, PTRACE_EVENT_STOP, SIGTRAP, 0);
+			publish(p, &s);
+			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+		}
+		return run_vote(p, action);
+	}
+	/* A real signal. */
+	if (p->stopped)	/* a stop is in progress: after it */
+		return rest | UTRACE_SIGNAL_HOLD | UTRACE_STOP |
+		       (action & UTRACE_SIGNAL_MASK);
+	stop_signal(&s, info);
+	publish(p, &s);
+	return rest | UTRACE_SIGNAL_IGN | UTRACE_STOP;
+}
+
+static uint32_t pe_clone(uint32_t action, struct utrace_engine *e,
+			 unsigned long flags, pid_t child)
+{
+	struct pe_thread *p = utrace_engine_data(e), *c;
+	int event;
+	long opt;
+	struct pe_stop s;
+
+	if (!p->tracer)
+		return run_vote(p, action);
+	if (flags & CLONE_VFORK) {
+		event = PTRACE_EVENT_VFORK;
+		opt = PTRACE_O_TRACEVFORK;
+	} else if ((flags & 0xff) != SIGCHLD) {
+		event = PTRACE_EVENT_CLONE;
+		opt = PTRACE_O_TRACECLONE;
+	} else {
+		event = PTRACE_EVENT_FORK;
+		opt = PTRACE_O_TRACEFORK;
+	}
+	if (!(p->opts & opt) || (flags & CLONE_UNTRACED))
+		return run_vote(p, action);
+	c = pe_find(p->pe, child);
+	if (!c && utrace_emulate_ptrace(p->pe->t, child) == 0)
+		c = pe_find(p->pe, child);
+	if (c && !c->tracer) {
+		c->tracer = p->tracer;
+		c->tracer_tgid = p->tracer_tgid;
+		c->seized = p->seized;
+		c->opts = p->opts;
+		c->mode = PM_CONT;
+		set_events(c);
+		utrace_control(c->e, UTRACE_STOP);
+		stop_initial(&s, c);
+		publish(c, &s);
+	}
+	stop_event(&s, p, event, SIGTRAP, (unsigned long)child);
+	snapshot(&s, p);
+	publish_or_queue(p, &s);
+	return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+}
+
+static uint32_t pe_exec(uint32_t action, struct utrace_engine *e,
+			pid_t former)
+{
+	struct pe_thread *p = utrace_engine_data(e);
+	struct pe_stop s;
+
+	p->tid = utrace_engine_tid(e);
+	if (!p->tracer)
+		return run_vote(p, action);
+	if (p->opts & PTRACE_O_TRACEEXEC) {
+		stop_event(&s, p, PTRACE_EVENT_EXEC, SIGTRAP,
+			   (unsigned long)former);
+		snapshot(&s, p);
+		publish_or_queue(p, &s);
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+	}
+	if (!p->seized) {
+		/* The kernel sends SIGTRAP after exec; at the next stop. */
+		p->exec_trap = true;
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+	}
+	return run_vote(p, action);
+}
+
+static uint32_t pe_jctl(uint32_t action, struct utrace_engine *e, int type,
+			int notify)
+{
+	struct pe_thread *p = utrace_engine_data(e);
+	struct pe_stop s;
+	int sig = p->stop_sig ? p->stop_sig : SIGSTOP;
+
+	if (!p->tracer)
+		return run_vote(p, action);
+	if (type == CLD_STOPPED) {
+		if (p->seized) {
+			stop_event(&s, p, PTRACE_EVENT_STOP, sig, 0);
+			s.kind = PK_GROUP;
+		} else {
+			memset(&s, 0, sizeof(s));
+			s.kind = PK_GROUP;
+			s.status = (sig << 8) | 0x7f;
+		}
+		publish_or_queue(p, &s);
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+	}
+	if (p->seized && p->mode == PM_LISTEN) {
+		/* SIGCONT re-traps a listening tracee (EVENT_STOP, SIGTRAP). */
+		stop_event(&s, p, PTRACE_EVENT_STOP, SIGTRAP, 0);
+		publish_or_queue(p, &s);
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+	}
+	return run_vote(p, action);
+}
+
+static uint32_t pe_exitev(uint32_t action, struct utrace_engine *e,
+			  int status)
+{
+	struct pe_thread *p = utrace_engine_data(e);
+	struct pe_stop s;
+
+	if (!p->tracer || !(p->opts & PTRACE_O_TRACEEXIT))
+		return run_vote(p, action);
+	stop_event(&s, p, PTRACE_EVENT_EXIT, SIGTRAP, (unsigned long)status);
+	publish_or_queue(p, &s);
+	return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+}
+
+static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
+{
+	struct pe_thread *p = utrace_engine_data(e);
+	struct pe *pe = p->pe;
+	pid_t ppid = group_dead ? proc_ppid(p->tid) : 0;
+
+	p->dead = true;
+	/* Its inner tracees are let go, or killed (PTRACE_O_EXITKILL). */
+	for (struct pe_thread *q = pe->threads, *next; q; q = next) {
+		next = q->next;
+		if (q->tracer != p)
+			continue;
+		if (q->opts & PTRACE_O_EXITKILL && !q->dead)
+			syscall(SYS_tgkill, q->tgid, q->tid, SIGKILL);
+		detach(q, 0);
+	}
+	if (p->tracer) {
+		p->stopped = false;
+		p->npend = 0;
+		if (group_dead && ppid == p->tracer_tgid) {
+			/* Its real parent reaps it with a real wait. */
+			p->real_child = true;
+			p->waitable = false;
+			wake_waiters(pe, p->tracer_tgid, false);
+		} else {
+			struct pe_stop s;
+
+			memset(&s, 0, sizeof(s));
+			s.kind = PK_DEATH;
+			s.status = status;
+			publish(p, &s);
+		}
+	}
+	/* A real parent blocked in a wait we hold may reap it now. */
+	if (ppid > 0 && ppid != p->tracer_tgid)
+		wake_waiters(pe, ppid, false);
+	return UTRACE_RESUME;
+}
+
+static void pe_reap(struct utrace_engine *e)
+{
+	struct pe_thread *p = utrace_engine_data(e);
+
+	p->e = NULL;
+	p->dead = true;
+	pe_maybe_free(p);
+}
+
+static const struct utrace_engine_ops pe_ops = {
+	.report_quiesce = pe_quiesce,
+	.report_signal = pe_signal,
+	.report_clone = pe_clone,
+	.report_jctl = pe_jctl,
+	.report_exec = pe_exec,
+	.report_syscall_entry = pe_entry,
+	.report_syscall_exit = pe_exit,
+	.report_exit = pe_exitev,
+	.report_death = pe_death,
+	.report_reap = pe_reap,
+};
+
+/* -- Public entry ------------------------------------------------------------------------- */
+
+static int do_emulate(void *arg)
+{
+	struct { struct utrace_tracer *t; pid_t tid; } *a = arg;
+	struct utrace_tracer *t = a->t;
+	struct pe *pe = t->pemu;
+	struct pe_thread *p;
+	struct uthread *th;
+	int err;
+
+	if (!pe) {
+		pe = calloc(1, sizeof(*pe));
+		if (!pe)
+			return -ENOMEM;
+		pe->t = t;
+		t->pemu = pe;
+	}
+	p = pe_find(pe, a->tid);
+	if (p && p->e)
+		return -EEXIST;
+	th = utrace__thread_find(t, a->tid);
+	if (!th)
+		return -ESRCH;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->pe = pe;
+	p->tid = a->tid;
+	p->tgid = th->tgid;
+	err = utrace_attach(t, a->tid, UTRACE_ATTACH_CREATE |
+			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
+			    &pe_ops, p, &p->e);
+	if (err) {
+		free(p);
+		return err;
+	}
+	p->next = pe->threads;
+	pe->threads = p;
+	p->all_syscalls = true;		/* so that set_events sets it */
+	set_events(p);
+	utrace_engine_put(p->e);	/* the thread's reference remains */
+	return 0;
+}
+
+/**
+ * utrace_emulate_ptrace - attach the ptrace-emulation engine to a thread
+ * @t: the tracer
+ * @tid: a thread @t traces
+ *
+ * From then on, the thread's ptrace(2), wait4(2) and waitid(2) calls on
+ * threads that carry the engine too are performed by the engine.  Attach
+ * it to every thread a program may trace or be traced from (a tool that
+ * follows clones calls it in report_clone).  Returns 0, -EEXIST if the
+ * thread has it already, -ESRCH if @t does not trace @tid, -ENOMEM.
+ */
+UTRACE_EXPORT int utrace_emulate_ptrace(struct utrace_tracer *t, pid_t tid)
+{
+	struct { struct utrace_tracer *t; pid_t tid; } a = { t, tid };
+
+	if (!t || tid <= 0)
+		return -EINVAL;
+	return utrace__call(t, do_emulate, &a);
+}
+
+/* utrace_tracer_free: after every engine is gone. */
+void utrace__pemu_free(struct utrace_tracer *t)
+{
+	struct pe *pe = t->pemu;
+
+	if (!pe)
+		return;
+	while (pe->threads) {
+		struct pe_thread *p = pe->threads;
+
+		pe->threads = p->next;
+		free(p);
+	}
+	free(pe);
+	t->pemu = NULL;
+}
