@@ -1,0 +1,97 @@
+#!/bin/sh
+# ptrace as an engine (utrace(7)): programs that use ptrace(2) themselves
+# run under utrace -f as they run alone, strace and gdb included, while the
+# outer trace still shows what they do.
+O=${O:-build}
+case $O in /*) ;; *) O=$(pwd)/$O ;; esac
+U=$O/utrace
+P=$O/test/progs
+dir=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+ok() { echo "ok - $1"; }
+nok() { echo "not ok - $1"; shift; for f in "$@"; do [ -f "$f" ] &&
+	sed 's/^/# /' "$f" | head -30; done; }
+norand() { setarch "$(uname -m)" -R "$@"; }
+
+# Each program natively, then under utrace -f (and with the seccomp
+# filter of -e trace=): the same output and exit status.
+for p in traceme sibling fork exec syscall signal killtracer step; do
+	timeout 60 "$P/pt_$p" >native 2>&1
+	echo "exit $?" >>native
+	if grep -q FAIL native || ! grep -q "exit 0" native; then
+		nok "pt_$p natively" native
+		continue
+	fi
+	timeout 60 "$U" -f -o /dev/null "$P/pt_$p" >traced 2>&1
+	echo "exit $?" >>traced
+	if cmp -s native traced; then ok "pt_$p: same under utrace -f"
+	else nok "pt_$p: same under utrace -f" native traced; fi
+	timeout 60 "$U" -f -o /dev/null -e trace=write "$P/pt_$p" >traced 2>&1
+	echo "exit $?" >>traced
+	if cmp -s native traced; then ok "pt_$p: same with -e trace=write"
+	else nok "pt_$p: same with -e trace=write" native traced; fi
+done
+
+# The outer log shows the emulated calls with the results the program saw,
+# and still the inner tracee's own syscalls.
+"$U" -f -o outer "$P/pt_traceme" >/dev/null 2>&1
+if grep -Eq '^[0-9]+ +wait4\([0-9]+, \[\{WIFSTOPPED\(s\) && WSTOPSIG\(s\) == SIGSTOP\}\], 0, NULL\) = [0-9]+$' outer &&
+   grep -Eq '^[0-9]+ +ptrace\(0x2, [0-9]+, 0x[0-9a-f]+, 0x[0-9a-f]+\) += 0$' outer &&
+   grep -Eq '^[0-9]+ +ptrace\(0x7, [0-9]+, NULL, NULL\) += -1 ESRCH' outer &&
+   grep -Eq '^[0-9]+ +exit_group\(42\) += \?$' outer; then
+	ok "outer log: emulated ptrace and wait4 with the program's results"
+else
+	nok "outer log: emulated ptrace and wait4 with the program's results" outer
+fi
+
+if ! command -v strace >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+	echo "ok - strace under utrace # SKIP strace or python3 not installed"
+else
+	# strace inside utrace writes the trace strace writes alone.
+	for prog in cli_basic forkchain vfork_exec sig_prog pt_traceme; do
+		norand strace -f -o ref "$P/$prog" >/dev/null 2>&1
+		norand "$U" -f -o outer strace -f -o inner "$P/$prog" \
+			>/dev/null 2>&1
+		python3 "$dir/ptrace-norm.py" ref >ref.n
+		python3 "$dir/ptrace-norm.py" inner >inner.n
+		if [ -s ref.n ] && cmp -s ref.n inner.n; then
+			ok "strace -f $prog: inner trace as strace alone"
+		else
+			diff ref.n inner.n >d 2>&1
+			nok "strace -f $prog: inner trace as strace alone" d
+		fi
+	done
+	"$U" -f -o outer strace -o /dev/null "$P/cli_basic" >/dev/null 2>&1
+	if grep -Eq '^[0-9]+ +chdir\("/utrace-marker"' outer; then
+		ok "outer log still shows strace's tracee"
+	else
+		nok "outer log still shows strace's tracee" outer
+	fi
+	# -e trace= builds a seccomp filter: it still stops at ptrace/wait4.
+	"$U" -f -o outer -e trace=chdir strace -o inner "$P/cli_basic" \
+		>/dev/null 2>&1
+	if grep -q '^chdir("/utrace-marker")' inner &&
+	   grep -Eq '^[0-9]+ +chdir\("/utrace-marker"' outer &&
+	   ! grep -q 'ptrace(' outer; then
+		ok "-e trace=chdir: strace still works, outer log filtered"
+	else
+		nok "-e trace=chdir: strace still works, outer log filtered" inner outer
+	fi
+fi
+
+if ! command -v gdb >/dev/null 2>&1; then
+	echo "ok - gdb under utrace # SKIP gdb not installed"
+else
+	g() { timeout 120 "$@" gdb -nx -batch -ex run -ex bt "$P/pt_crasher" 2>&1 |
+		grep -v '^warning: Error disabling address space randomization'; }
+	g env >ref
+	g "$U" -f -o /dev/null >traced
+	if grep -q '^#2 .* main ' ref && cmp -s ref traced; then
+		ok "gdb -batch -ex run -ex bt: the same backtrace under utrace -f"
+	else
+		nok "gdb -batch -ex run -ex bt: the same backtrace under utrace -f" ref traced
+	fi
+fi
