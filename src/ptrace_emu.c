@@ -87,7 +87,7 @@ enum pe_sys {
 	PS_NONE,
 	PS_ENTRY_STOP,		/* published as an inner syscall-entry stop */
 	PS_DONE,		/* emulated: aborted with our result */
-	PS_HELD,		/* a blocking wait held at entry */
+	PS_SLEEP,		/* a blocking wait turned into pause() */
 	PS_REAL,		/* passed to the kernel */
 };
 
@@ -124,6 +124,7 @@ struct pe_thread {
 	bool fix_echild;		/* WNOHANG passed on, tracees of ours */
 	long wait_nr;
 	uint64_t wait_info;		/* waitid's infop */
+	struct user_regs_struct wait_regs;	/* PS_SLEEP: the wait call */
 };
 
 struct pe {
@@ -131,7 +132,9 @@ struct pe {
 	struct pe_thread *threads;
 };
 
-static const long base_nrs[] = { SYS_ptrace, SYS_wait4, SYS_waitid };
+/* pause: what a blocking wait becomes while nothing is there to report */
+static const long base_nrs[] = { SYS_ptrace, SYS_wait4, SYS_waitid,
+				 SYS_pause };
 #define BASE_EVENTS (UTRACE_EVENT(QUIESCE) | UTRACE_EVENT_SYSCALL | \
 		     UTRACE_EVENT(CLONE) | UTRACE_EVENT(DEATH) | \
 		     UTRACE_EVENT(REAP))
@@ -270,17 +273,17 @@ static void set_events(struct pe_thread *p)
 
 /*
  * Something its wait may return has happened for a thread of process
- * @tgid's: a held wait looks again (the entry pass is repeated), a wait
- * left to the kernel is interrupted (it restarts, and we see it again).
+ * @tgid's: a sleeping wait is interrupted and looks again at its exit; a
+ * wait left to the kernel is interrupted too (it restarts, and we see it
+ * again at its entry).
  */
 static void wake_waiters(struct pe *pe, pid_t tgid, bool emulated)
 {
 	for (struct pe_thread *w = pe->threads; w; w = w->next) {
 		if (w->dead || !w->e || w->tgid != tgid)
 			continue;
-		if (w->sys == PS_HELD)
-			utrace_control(w->e, UTRACE_REPORT);
-		else if (w->sys == PS_REAL && emulated && w->wait_nr)
+		if (w->sys == PS_SLEEP ||
+		    (w->sys == PS_REAL && emulated && w->wait_nr))
 			utrace_control(w->e, UTRACE_INTERRUPT);
 	}
 }
@@ -1042,9 +1045,17 @@ static uint32_t tracer_entry(struct pe_thread *p, uint32_t action)
 		p->fix_echild = false;
 		ret = do_wait(p, &w);
 		if (ret == W_HOLD) {
-			p->sys = PS_HELD;
-			return (action & ~(UTRACE_RESUME_MASK |
-					   UTRACE_SYSCALL_MASK)) | UTRACE_STOP;
+			/*
+			 * Block as the kernel would, interruptibly: as pause(),
+			 * which a signal ends as it ends a wait, and which
+			 * wake_waiters interrupts; its exit completes the wait
+			 * or restarts it (pe_exit).
+			 */
+			p->sys = PS_SLEEP;
+			p->wait_nr = nr;
+			p->wait_regs = rg;
+			utrace_syscall_set_nr(p->e, SYS_pause);
+			return run_vote(p, action & ~UTRACE_SYSCALL_MASK);
 		}
 		if (ret == W_PASS) {
 			p->sys = PS_REAL;
@@ -1090,11 +1101,42 @@ static uint32_t pe_entry(uint32_t action, struct utrace_engine *e)
 	return tracer_entry(p, action);
 }
 
+/* The exit of a wait that slept as pause(): complete it, or restart it. */
+static void sleep_exit(struct pe_thread *p)
+{
+	struct user_regs_struct cur;
+	struct pwait w;
+	long ret;
+
+	wait_args(p, &p->wait_regs, &w);
+	ret = do_wait(p, &w);
+	if (utrace_regs_get(p->e, &cur))
+		return;
+	cur.orig_rax = p->wait_regs.orig_rax;
+	cur.rdi = p->wait_regs.rdi;
+	cur.rsi = p->wait_regs.rsi;
+	cur.rdx = p->wait_regs.rdx;
+	cur.r10 = p->wait_regs.r10;
+	cur.r8 = p->wait_regs.r8;
+	cur.r9 = p->wait_regs.r9;
+	/*
+	 * Nothing (a signal came, or we were woken for a real child): the
+	 * wait is restarted after the signal, as the kernel restarts an
+	 * interrupted wait (or fails it with EINTR for a handler without
+	 * SA_RESTART); it comes back to its entry.
+	 */
+	cur.rax = ret == W_PASS || ret == W_HOLD ? (unsigned long)-512L :
+		  (unsigned long)ret;
+	utrace_regs_set(p->e, &cur);
+}
+
 static uint32_t pe_exit(uint32_t action, struct utrace_engine *e)
 {
 	struct pe_thread *p = utrace_engine_data(e);
 	struct utrace_syscall sc;
 
+	if (p->sys == PS_SLEEP)
+		sleep_exit(p);
 	if (p->sys == PS_REAL && p->wait_nr &&
 	    utrace_syscall_get(e, &sc) == 0) {
 		if (sc.ret == -ECHILD && p->fix_echild) {
