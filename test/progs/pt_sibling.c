@@ -25,6 +25,27 @@ static pid_t sleeper(int fd)
 	return pid;
 }
 
+/* Until the thread sleeps in read(2) (/proc/PID/syscall says "0 ..."). */
+static void wait_in_read(pid_t pid)
+{
+	char path[64], buf[64];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	for (i = 0; i < 10000; i++) {
+		f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f) && !strncmp(buf, "0 ", 2)) {
+			fclose(f);
+			return;
+		}
+		if (f)
+			fclose(f);
+		usleep(1000);
+	}
+	die("%d never sleeps in read", pid);
+}
+
 static void trace(pid_t b, bool seize, int wfd)
 {
 	struct user_regs_struct regs;
@@ -69,6 +90,8 @@ int main(void)
 	b2 = sleeper(p2[0]);
 	close(p1[0]);
 	close(p2[0]);
+	wait_in_read(b1);
+	wait_in_read(b2);
 	a = fork();
 	if (a == 0) {
 		trace(b1, false, p1[1]);
