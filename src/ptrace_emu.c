@@ -1101,6 +1101,23 @@ static uint32_t pe_entry(uint32_t action, struct utrace_engine *e)
 	return tracer_entry(p, action);
 }
 
+/* Was the syscall now at its exit a vfork (CLONE_VFORK)? */
+static bool vfork_call(struct pe_thread *p, const struct utrace_syscall *sc)
+{
+	uint64_t flags;
+
+	if (sc->arch != AUDIT_ARCH_X86_64)
+		return false;
+	if (sc->nr == SYS_vfork)
+		return true;
+	if (sc->nr == SYS_clone)
+		return sc->args[0] & CLONE_VFORK;
+	if (sc->nr == SYS_clone3 &&
+	    utrace_mem_read(p->e, sc->args[0], &flags, 8) == 8)
+		return flags & CLONE_VFORK;
+	return false;
+}
+
 /* The exit of a wait that slept as pause(): complete it, or restart it. */
 static void sleep_exit(struct pe_thread *p)
 {
@@ -1160,6 +1177,17 @@ static uint32_t pe_exit(uint32_t action, struct utrace_engine *e)
 	}
 	p->sys = PS_NONE;
 	p->wait_nr = 0;
+	if (p->tracer && (p->opts & PTRACE_O_TRACEVFORKDONE) &&
+	    utrace_syscall_get(e, &sc) == 0 && sc.ret > 0 && vfork_call(p, &sc)) {
+		/* The child released the parent's memory: VFORK_DONE. */
+		struct pe_stop s;
+
+		stop_event(&s, p, PTRACE_EVENT_VFORK_DONE, SIGTRAP,
+			   (unsigned long)sc.ret);
+		publish_or_queue(p, &s);
+		if (p->mode != PM_SYSCALL)
+			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+	}
 	if (p->tracer && p->mode == PM_SYSCALL) {
 		struct pe_stop s;
 

@@ -18,7 +18,7 @@ norand() { setarch "$(uname -m)" -R "$@"; }
 
 # Each program natively, then under utrace -f (and with the seccomp
 # filter of -e trace=): the same output and exit status.
-for p in traceme sibling fork exec syscall signal killtracer step; do
+for p in traceme sibling fork vfork exec syscall signal killtracer step; do
 	timeout 60 "$P/pt_$p" >native 2>&1
 	echo "exit $?" >>native
 	if grep -q FAIL native || ! grep -q "exit 0" native; then
