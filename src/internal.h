@@ -156,6 +156,7 @@ struct utrace__req {
 	void *arg;
 	int ret;
 	bool done;
+	bool running;		/* taken off the queue by the loop */
 	struct utrace__req *next;
 };
 
@@ -188,6 +189,8 @@ struct utrace_tracer {
 	size_t mc_len;
 	char mc_buf[4096];
 	bool waiter_started, waiter_stop;
+	bool closing;				/* utrace_tracer_free began */
+	unsigned ncallers;			/* threads waiting in utrace__call */
 	pthread_t waiter;
 	struct utrace_queue *queues;		/* queue.c: polled after dispatch */
 	struct utrace__server *server;		/* serve.c: utrace_tracer_serve */

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <poll.h>
 #include <signal.h>
@@ -86,13 +87,61 @@ static void ring(struct utrace_tracer *t, bool wake_loop)
 	}
 }
 
+/*
+ * Can the loop thread still run the loop?  Not once it has exited (its
+ * ptrace attachments ended with it), nor once utrace_tracer_free began.
+ * Called with t->lock held.
+ */
+static bool loop_possible(struct utrace_tracer *t)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	if (t->closing)
+		return false;
+	if (syscall(SYS_tgkill, t->pid, t->loop_tid, 0) < 0 && errno == ESRCH)
+		return false;
+	if (t->loop_tid != t->pid)
+		return true;
+	/* A main thread that called pthread_exit stays a zombie. */
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", t->loop_tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+}
+
+static void unqueue(struct utrace_tracer *t, struct utrace__req *r)
+{
+	struct utrace__req **pp;
+
+	for (pp = &t->reqs; *pp; pp = &(*pp)->next) {
+		if (*pp == r) {
+			*pp = r->next;
+			if (!*pp)
+				t->reqs_tail = pp;
+			break;
+		}
+	}
+	atomic_store(&t->nreqs, t->reqs != NULL);
+}
+
 /**
  * utrace__call - run @fn(@arg) on the loop thread and return its result
  *
  * On the loop thread it is a plain call.  From another thread the call is
  * queued, the loop is woken, and this blocks until the loop has run it
- * (between two callbacks, never during one).  The loop must be running
- * (utrace_run or utrace_dispatch) for the call to complete.
+ * (between two callbacks, never during one), which happens when the loop
+ * thread is in, or next enters, utrace_run or utrace_dispatch.  When the
+ * library can tell that it never will (the loop thread has exited, or
+ * utrace_tracer_free has begun), the call is dropped and -EDEADLK returned.
  */
 int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg)
 {
@@ -103,10 +152,21 @@ int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg)
 		return fn(arg);
 	install_wake_handler();
 	pthread_mutex_lock(&t->lock);
+	if (t->closing) {
+		pthread_mutex_unlock(&t->lock);
+		return -EDEADLK;
+	}
 	*t->reqs_tail = &r;
 	t->reqs_tail = &r.next;
 	atomic_store(&t->nreqs, true);
-	while (!r.done) {
+	t->ncallers++;
+	for (bool first = true; !r.done; first = false) {
+		/* Looked at once the loop has not answered at once. */
+		if (!r.running && (t->closing || (!first && !loop_possible(t)))) {
+			unqueue(t, &r);
+			r.ret = -EDEADLK;
+			break;
+		}
 		ring(t, true);
 		/* Re-ring: the signal may land just before waitpid blocks. */
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -117,6 +177,8 @@ int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg)
 		}
 		pthread_cond_timedwait(&t->cond, &t->lock, &ts);
 	}
+	if (--t->ncallers == 0 && t->closing)
+		pthread_cond_broadcast(&t->cond);
 	pthread_mutex_unlock(&t->lock);
 	return r.ret;
 }
@@ -135,6 +197,7 @@ static int run_requests(struct utrace_tracer *t)
 		t->reqs = r->next;
 		if (!t->reqs)
 			t->reqs_tail = &t->reqs;
+		r->running = true;
 		pthread_mutex_unlock(&t->lock);
 		r->ret = r->fn(r->arg);
 		pthread_mutex_lock(&t->lock);
@@ -752,6 +815,12 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 		pthread_join(t->waiter, NULL);
 	}
 	run_requests(t);
+	/* From here on calls from other threads fail with -EDEADLK. */
+	pthread_mutex_lock(&t->lock);
+	t->closing = true;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	run_requests(t);	/* any queued just before */
 	drain(t);
 	for (size_t i = 0; i < t->qlen; i++) {
 		/* Exits already drained: those threads are gone. */
@@ -781,6 +850,11 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 	utrace__pemu_free(t);
 	if (t->efd >= 0)
 		close(t->efd);
+	/* Threads still in utrace__call leave it before the lock goes. */
+	pthread_mutex_lock(&t->lock);
+	while (t->ncallers)
+		pthread_cond_wait(&t->cond, &t->lock);
+	pthread_mutex_unlock(&t->lock);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->cond);
 	free(t->buckets);

@@ -326,6 +326,113 @@ TEST_T(second_tracer_on_one_thread_eperm_then_free, 10)
 	t_kill(pid);
 }
 
+/*
+ * Calls from another thread while nothing runs the loop.  They wait for
+ * the loop thread to dispatch; once it has exited (or utrace_tracer_free
+ * has begun) nothing ever will, and they return -EDEADLK instead.
+ */
+struct noloop {
+	struct utrace_tracer *t;
+	struct teng *te;
+	pid_t pid;
+	int ready, calling, ret;
+	pid_t caller_tid;
+};
+
+static void *noloop_owner(void *arg)
+{
+	struct noloop *n = arg;
+
+	n->t = t_tracer();
+	n->pid = t_spawn(n->t, NULL, "sleeper", "10", NULL);
+	n->te = t_attach(n->t, n->pid, EV_LIFE, NULL);
+	t_dispatch_for(n->t, 50);
+	__atomic_store_n(&n->ready, 1, __ATOMIC_SEQ_CST);
+	/* Exit, never to dispatch again, while the caller may be waiting. */
+	while (!__atomic_load_n(&n->calling, __ATOMIC_SEQ_CST))
+		t_msleep(1);
+	t_msleep(20);
+	return NULL;
+}
+
+static void *noloop_caller(void *arg)
+{
+	struct noloop *n = arg;
+
+	while (!__atomic_load_n(&n->ready, __ATOMIC_SEQ_CST))
+		t_msleep(1);
+	__atomic_store_n(&n->caller_tid, (pid_t)syscall(SYS_gettid),
+			 __ATOMIC_SEQ_CST);
+	__atomic_store_n(&n->calling, 1, __ATOMIC_SEQ_CST);
+	n->ret = utrace_control(n->te->e, UTRACE_STOP);
+	return NULL;
+}
+
+TEST_T(call_after_loop_thread_exited_edeadlk, 10)
+{
+	struct noloop n;
+	pthread_t owner, caller;
+	struct user_regs_struct regs;
+
+	memset(&n, 0, sizeof(n));
+	CHECK(pthread_create(&owner, NULL, noloop_owner, &n) == 0);
+	CHECK(pthread_create(&caller, NULL, noloop_caller, &n) == 0);
+	pthread_join(caller, NULL);
+	pthread_join(owner, NULL);
+	/* Waiting when the loop thread went away: dropped, not hung. */
+	CHECK_EQ(n.ret, -EDEADLK);
+	/* And every call made afterwards fails at once. */
+	CHECK_EQ(utrace_control(n.te->e, UTRACE_RESUME), -EDEADLK);
+	CHECK_EQ(utrace_barrier(n.te->e), -EDEADLK);
+	CHECK_EQ(utrace_set_events(n.te->e, EV_LIFE), -EDEADLK);
+	CHECK_EQ(utrace_regs_get(n.te->e, &regs), -EDEADLK);
+	/* The loop thread's exit ended the tracing (or killed the child). */
+	for (int i = 0; i < 400 && t_tracer_pid(n.pid) > 0 && !t_gone(n.pid);
+	     i++)
+		t_msleep(5);
+	CHECK(t_tracer_pid(n.pid) <= 0 || t_gone(n.pid));
+	t_kill(n.pid);
+}
+
+static void *free_caller(void *arg)
+{
+	struct noloop *n = arg;
+
+	__atomic_store_n(&n->caller_tid, (pid_t)syscall(SYS_gettid),
+			 __ATOMIC_SEQ_CST);
+	n->ret = utrace_control(n->te->e, UTRACE_STOP);
+	__atomic_store_n(&n->calling, 2, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+TEST_T(call_waiting_when_tracer_freed_returns, 10)
+{
+	struct noloop n;
+	pthread_t caller;
+	pid_t tid;
+
+	memset(&n, 0, sizeof(n));
+	n.t = t_tracer();
+	n.pid = t_spawn(n.t, NULL, "sleeper", "10", NULL);
+	n.te = t_attach(n.t, n.pid, EV_LIFE, NULL);
+	t_dispatch_for(n.t, 50);
+	CHECK(pthread_create(&caller, NULL, free_caller, &n) == 0);
+	/* The caller sleeps in the library, its call queued: no dispatch. */
+	while (!(tid = __atomic_load_n(&n.caller_tid, __ATOMIC_SEQ_CST)))
+		t_msleep(1);
+	while (t_state(tid) != 'S')
+		t_msleep(1);
+	t_msleep(20);
+	CHECK_EQ(__atomic_load_n(&n.calling, __ATOMIC_SEQ_CST), 0);
+	utrace_tracer_free(n.t);
+	pthread_join(caller, NULL);
+	/* Run by the tear-down, or dropped by it: either way it returned. */
+	CHECK(n.ret == 0 || n.ret == -EINPROGRESS || n.ret == -EDEADLK);
+	CHECK(t_tracer_pid(n.pid) == 0 || t_gone(n.pid));
+	utrace_engine_put(n.te->e);
+	t_kill(n.pid);
+}
+
 int main(void)
 {
 	return test_main();
