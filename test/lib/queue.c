@@ -538,7 +538,7 @@ static void *bp_consumer(void *arg)
 	uint64_t last = 0;
 
 	/* Read nothing until back-pressure holds the program still. */
-	for (int stable = 0; stable < 3;) {
+	for (int stable = 0; stable < 5;) {
 		long c = cpu_ticks(b->pid);
 
 		t_msleep(200);
