@@ -136,34 +136,45 @@ static bool file_msg(struct utrace__conn *c, const struct w_hdr *h,
 	return false;
 }
 
-/* Read what the socket has without blocking, and file it. */
+/* Read what the socket has without blocking (in bulk), and file it. */
 static void take_input(struct utrace__conn *c)
 {
 	while (!c->eof) {
-		struct w_hdr h = { 0 };
-		size_t want = sizeof(h);
+		size_t off = 0, need = 65536;
 		ssize_t n;
 
-		if (c->inlen >= sizeof(h)) {
-			memcpy(&h, c->in, sizeof(h));
+		/* Every whole message in the buffer. */
+		while (c->inlen - off >= sizeof(struct w_hdr)) {
+			struct w_hdr h;
+
+			memcpy(&h, c->in + off, sizeof(h));
 			if (h.len < sizeof(h) || h.len > W_MAX) {
 				c->eof = true;
 				break;
 			}
-			want = h.len;
-			if (c->inlen == want) {
-				c->inlen = 0;
-				if (!file_msg(c, &h, c->in + sizeof(h),
-					      want - sizeof(h)))
-					c->eof = true;
-				continue;
+			if (c->inlen - off < h.len) {
+				if (h.len > need)
+					need = h.len;
+				break;
 			}
+			if (!file_msg(c, &h, c->in + off + sizeof(h),
+				      h.len - sizeof(h))) {
+				c->eof = true;
+				break;
+			}
+			off += h.len;
 		}
-		if (want > c->incap) {
-			size_t cap = c->incap ? c->incap : 1024;
+		if (off) {
+			memmove(c->in, c->in + off, c->inlen - off);
+			c->inlen -= off;
+		}
+		if (c->eof)
+			break;
+		if (need > c->incap || c->inlen == c->incap) {
+			size_t cap = c->incap ? c->incap : 65536;
 			uint8_t *p;
 
-			while (cap < want)
+			while (cap < need || cap <= c->inlen)
 				cap *= 2;
 			p = realloc(c->in, cap);
 			if (!p) {
@@ -173,7 +184,7 @@ static void take_input(struct utrace__conn *c)
 			c->in = p;
 			c->incap = cap;
 		}
-		n = recv(c->fd, c->in + c->inlen, want - c->inlen,
+		n = recv(c->fd, c->in + c->inlen, c->incap - c->inlen,
 			 MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;

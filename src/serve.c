@@ -41,6 +41,7 @@
 #endif
 
 #define OUT_HIGH	(256u << 10)	/* stop taking records above this */
+#define MAX_JOINERS	1024		/* accept no more until some leave */
 #define CAP_SYS_PTRACE_BIT 19
 
 struct pstop {
@@ -761,7 +762,7 @@ static void conn_close(struct utrace__server *s, struct sconn *c)
 
 static void conn_accept(struct utrace__server *s)
 {
-	for (;;) {
+	while (atomic_load(&s->nconns) < MAX_JOINERS) {
 		int fd = accept4(s->lfd, NULL, NULL,
 				 SOCK_CLOEXEC | SOCK_NONBLOCK);
 		struct sconn *c;
@@ -807,12 +808,19 @@ static void *server_main(void *arg)
 			cap = ncap;
 		}
 		pfd[0] = (struct pollfd){ .fd = s->wfd, .events = POLLIN };
-		pfd[1] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = atomic_load(&s->nconns) <
+					  MAX_JOINERS ? s->lfd : -1,
+					  .events = POLLIN };
 		for (c = s->conns; c; c = c->next) {
 			bool pending = c->outoff < c->outlen;
+			bool full = c->outlen - c->outoff >= OUT_HIGH;
 
+			/*
+			 * A joiner that does not read its answers gets no
+			 * more of its requests read: the output is bounded.
+			 */
 			pfd[n++] = (struct pollfd){ .fd = c->fd, .events =
-				POLLIN | (pending ? POLLOUT : 0) };
+				(full ? 0 : POLLIN) | (pending ? POLLOUT : 0) };
 			pfd[n++] = (struct pollfd){
 				.fd = c->outlen - c->outoff < OUT_HIGH ?
 				      utrace_queue_fd(c->q) : -1,

@@ -603,6 +603,40 @@ static long rss_kb(pid_t pid)
 	return atol(v + 6);
 }
 
+/* Sockets the server has open (its listening one included). */
+static int sockets_of(pid_t pid)
+{
+	char path[64], link[64];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	dir = opendir(path);
+	CHECK(dir != NULL);
+	while ((d = readdir(dir))) {
+		char fd[320];
+		ssize_t k;
+
+		snprintf(fd, sizeof(fd), "%s/%s", path, d->d_name);
+		k = readlink(fd, link, sizeof(link) - 1);
+		if (k > 0 && !strncmp(link, "socket:", 7))
+			n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+/* The server has closed every connection we made (it may lag behind). */
+static void server_caught_up(pid_t pid)
+{
+	long dl = t_now_ms() + 60000;
+
+	while (sockets_of(pid) > 1 && t_now_ms() < dl)
+		t_msleep(10);
+	CHECK_EQ(sockets_of(pid), 1);
+}
+
 /* A mutated but plausible request body: the pids in it stay the tracee's. */
 static size_t mutated_body(uint8_t *b, pid_t tracee, uint16_t *type)
 {
@@ -641,14 +675,18 @@ TEST_T(fuzz_10000_messages, 120)
 	struct utrace_queue *q;
 	struct utrace_event ev;
 	long rss_warm = 0, rss_end;
-	int msgs = 0, conns = 0;
+	int msgs = 0, conns = 0, total = 10000;
 	uint8_t b[1024];
 
+	/* FUZZ_MSGS=N: a longer run by hand, to see whether memory grows. */
+	if (getenv("FUZZ_MSGS"))
+		total = atoi(getenv("FUZZ_MSGS"));
 	srandom(12345);
 	srv_go(&s);
-	while (msgs < 10000) {
+	while (msgs < total) {
 		int fd = raw_connect(s.helper);
-		int kind = random() % 6, k;
+		int kind = getenv("FUZZ_KIND") ? atoi(getenv("FUZZ_KIND")) :
+			   random() % 6, k;
 		struct w_hdr h;
 		size_t len;
 		uint16_t type;
@@ -710,19 +748,23 @@ TEST_T(fuzz_10000_messages, 120)
 		}
 		close(fd);
 		if (!rss_warm && msgs >= 2000) {
-			t_msleep(100);
+			server_caught_up(s.helper);
 			rss_warm = rss_kb(s.helper);
 		}
+		if (getenv("FUZZ_MSGS") && conns % 1000 == 0)
+			fprintf(stderr, "# %d messages: RSS %ld kB, %d sockets\n",
+				msgs, rss_kb(s.helper), sockets_of(s.helper));
 	}
-	/* Still serving, still tracing, nothing left held by the fuzz. */
+	/* Every connection closed; still serving, still tracing, nothing
+	 * left held by the fuzz. */
+	server_caught_up(s.helper);
+	rss_end = rss_kb(s.helper);
 	q = join(s.tracee);
 	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0,
 				    UTRACE_EVENT(SYSCALL_ENTRY), 0), 0);
 	CHECK_EQ(utrace_queue_set_syscalls(q, s.tracee, ppid_nr, 1), 0);
 	CHECK_EQ(q_next(q, &ev, 10000), 1);
 	CHECK_EQ(ev.syscall.nr, SYS_getppid);
-	t_msleep(100);
-	rss_end = rss_kb(s.helper);
 	fprintf(stderr, "# %d messages on %d connections; server RSS %ld kB "
 		"after 2000, %ld kB after all\n", msgs, conns, rss_warm,
 		rss_end);
