@@ -212,8 +212,11 @@ static uint32_t k_clone(uint32_t action, struct utrace_engine *e,
 
 bool hidden(pid_t tid, long nr)
 {
-	struct tinfo *t = tinfo(tid, false);
+	struct tinfo *t;
 
+	if (!opt.user && !opt.daemonize)
+		return false;	/* the common case: no lookup per event */
+	t = tinfo(tid, false);
 	if (!t || !t->hide)
 		return false;
 	if (nr == SYS_execve || nr == SYS_execveat)
