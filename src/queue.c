@@ -1633,12 +1633,13 @@ static int do_register(void *arg)
 
 /**
  * utrace_queue_new - a queue of event records on tracer @t
- * Returns 0, -EINVAL, -ENOMEM, or the eventfd's error.
+ * Returns 0, -EINVAL, -ENOMEM, or -EDEADLK (the loop can never run).
  */
 UTRACE_EXPORT int utrace_queue_new(struct utrace_tracer *t,
 				   struct utrace_queue **out)
 {
 	struct utrace_queue *q;
+	int err;
 
 	if (!t || !out)
 		return -EINVAL;
@@ -1656,7 +1657,13 @@ UTRACE_EXPORT int utrace_queue_new(struct utrace_tracer *t,
 		pthread_cond_init(&q->cond, &ca);
 		pthread_condattr_destroy(&ca);
 	}
-	utrace__call(t, do_register, q);
+	err = utrace__call(t, do_register, q);
+	if (err) {
+		pthread_mutex_destroy(&q->lock);
+		pthread_cond_destroy(&q->cond);
+		free(q);
+		return err;
+	}
 	*out = q;
 	return 0;
 }
@@ -1708,7 +1715,23 @@ UTRACE_EXPORT void utrace_queue_free(struct utrace_queue *q)
 		free(q);
 		return;
 	}
-	utrace__call(q->t, do_free, q);
+	if (utrace__call(q->t, do_free, q)) {
+		/*
+		 * The loop will never run again (-EDEADLK): nothing can be
+		 * detached, and no callback or dispatch comes any more.
+		 * Drop our references and memory only.
+		 */
+		for (unsigned i = 0; i < q->nbuckets; i++) {
+			struct qthread *qt, *next;
+
+			for (qt = q->buckets[i]; qt; qt = next) {
+				next = qt->hnext;
+				utrace_engine_put(qt->e);
+				free(qt->nrs);
+				free(qt);
+			}
+		}
+	}
 	while ((r = q->head)) {
 		q->head = r->next;
 		free(r);

@@ -1125,6 +1125,26 @@ TEST(engine_tgid_of_threads)
 	utrace_tracer_free(t);
 }
 
+/* The loop thread is gone: calls carried there fail instead of blocking. */
+static void *make_tracer(void *arg)
+{
+	CHECK_EQ(utrace_tracer_new(arg), 0);
+	return NULL;
+}
+
+TEST(edeadlk_when_the_loop_thread_is_gone)
+{
+	struct utrace_tracer *t = NULL;
+	struct utrace_queue *q = NULL;
+	pthread_t th;
+
+	CHECK_EQ(pthread_create(&th, NULL, make_tracer, &t), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	CHECK(t != NULL);
+	CHECK_EQ(utrace_queue_new(t, &q), -EDEADLK);
+	CHECK(q == NULL);
+}
+
 int main(void)
 {
 	return test_main();
