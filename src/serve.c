@@ -935,20 +935,24 @@ fail:
 }
 
 /*
- * Send a joiner every record made for it, waiting for it to read them (up
- * to 2 s without progress: a joiner that does not read loses the rest).
+ * Send a joiner every record made for it, waiting for it to read them, up
+ * to @deadline (CLOCK_MONOTONIC ms, one for all joiners): a joiner that
+ * does not read loses the rest, and cannot hold the tracer's end for long.
  */
-static void drain(struct sconn *c)
+static void drain(struct sconn *c, long deadline)
 {
-	struct timeval tv = { 2, 0 };
 	int fl = fcntl(c->fd, F_GETFL);
 
-	if (fl < 0 || fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ||
-	    setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
+	if (fl < 0 || fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
 		return;
 	while (!c->closing) {
+		long left = deadline - now_ms();
+		struct timeval tv = { left / 1000, (left % 1000) * 1000 };
+
 		pump(c);
-		if (c->outoff == c->outlen)
+		if (c->outoff == c->outlen || left <= 0 ||
+		    setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv,
+			       sizeof(tv)) < 0)
 			break;
 		flush(c, true);
 	}
@@ -963,6 +967,7 @@ void utrace__serve_end(struct utrace_tracer *t)
 {
 	struct utrace__server *s = t->server;
 	uint64_t one = 1;
+	long deadline;
 
 	if (!s)
 		return;
@@ -976,10 +981,11 @@ void utrace__serve_end(struct utrace_tracer *t)
 		usleep(200);
 	}
 	pthread_join(s->th, NULL);
+	deadline = now_ms() + 2000;
 	while (s->conns) {
 		struct sconn *c = s->conns;
 
-		drain(c);
+		drain(c, deadline);
 		conn_close(s, c);
 	}
 	close(s->lfd);

@@ -843,6 +843,88 @@ TEST_T(joiners_churn, 120)
 	utrace_queue_free(stay);
 }
 
+
+/* utrace_queue_fd of a connected queue: readable while a record waits. */
+TEST(connected_fd_polls)
+{
+	struct srv s = srv_start("loop", "5", 0);
+	struct utrace_queue *q = join(s.tracee);
+	struct pollfd p = { .events = POLLIN };
+	struct utrace_event ev;
+	struct utrace_reply r;
+	int deaths = 0;
+
+	p.fd = utrace_queue_fd(q);
+	CHECK(p.fd >= 0);
+	CHECK_EQ(poll(&p, 1, 0), 0);
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0, UTRACE_EVENT(SYSCALL_ENTRY)
+				    | UTRACE_EVENT(DEATH),
+				    UTRACE_EVENT(SYSCALL_ENTRY)), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, s.tracee, ppid_nr, 1), 0);
+	srv_go(&s);
+	for (;;) {
+		CHECK_EQ(poll(&p, 1, 10000), 1);
+		CHECK_EQ(q_next(q, &ev, 0), 1);
+		if (ev.type == UTRACE_EVENT(DEATH)) {
+			deaths++;
+			break;
+		}
+		CHECK(ev.held);
+		if (ev.syscall.nr == SYS_getppid) {
+			struct utrace_event none;
+
+			/* Held: nothing else comes, so nothing polls. */
+			CHECK_EQ(q_next(q, &none, 0), 0);
+			CHECK_EQ(poll(&p, 1, 50), 0);
+		}
+		reply_init(&r, UTRACE_RESUME);
+		CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+	}
+	CHECK_EQ(deaths, 1);
+	CHECK_STR(srv_wait(&s, NULL), "loop done\n");
+	utrace_queue_free(q);
+}
+
+/* A joiner that sends requests and never reads slows no one else. */
+TEST(non_reading_joiner)
+{
+	struct srv s = srv_start("loop", "3000", 0);
+	struct utrace_queue *stay = join(s.tracee);
+	struct utrace_event ev;
+	uint8_t m[sizeof(struct w_hdr) + sizeof(struct w_regs)];
+	struct w_hdr h = { sizeof(m), W_REGS_GET, 0, 1 };
+	struct w_regs w = { s.tracee, sizeof(struct user_regs_struct) };
+	int fd = raw_connect(s.helper), sent = 0, entries = 0, deaths = 0;
+
+	raw_hello(fd);
+	memcpy(m, &h, sizeof(h));
+	memcpy(m + sizeof(h), &w, sizeof(w));
+	/* Until the socket is full: the server stopped reading it. */
+	while (sent < 1000000 &&
+	       send(fd, m, sizeof(m), MSG_DONTWAIT | MSG_NOSIGNAL) ==
+	       (ssize_t)sizeof(m))
+		sent++;
+	CHECK(sent < 1000000);
+	CHECK_EQ(utrace_queue_watch(stay, s.tracee, 0,
+				    UTRACE_EVENT(SYSCALL_ENTRY) |
+				    UTRACE_EVENT(DEATH), 0), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(stay, s.tracee, ppid_nr, 1), 0);
+	srv_go(&s);
+	while (q_next_of(stay, &ev, SYS_getppid) == 1) {
+		if (ev.type == UTRACE_EVENT(DEATH)) {
+			deaths++;
+			break;
+		}
+		entries++;
+	}
+	CHECK_EQ(deaths, 1);
+	CHECK_EQ(entries, 3000);
+	/* The tracer's end is not held up by it for long. */
+	CHECK_STR(srv_wait(&s, NULL), "loop done\n");
+	close(fd);
+	utrace_queue_free(stay);
+}
+
 /* -- utraced ------------------------------------------------------------ */
 
 static const char *utraced_path(void)
