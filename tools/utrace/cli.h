@@ -121,6 +121,7 @@ struct options {
 	bool detach_execve;		/* -b execve */
 	const char *user;		/* -u: run the command as this user */
 	int daemonize;			/* -D count: 1 grandchild, 2 pgroup, 3 session */
+	const char *gdb;		/* --gdb=ADDR */
 };
 
 extern struct options opt;

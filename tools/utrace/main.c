@@ -34,8 +34,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gdbstub.h"
 
 struct utrace_tracer *tracer;
+/* --gdb: the stub serving the first process (NULL without --gdb). */
+static struct gdbstub *gdb;
 
 static volatile sig_atomic_t interrupted;
 static pid_t main_pid;
@@ -359,6 +362,9 @@ int attach_engines(pid_t tid, pid_t tgid)
 	 */
 	if (!err)
 		err = utrace_emulate_ptrace(tracer, tid);
+	/* gdb's first engine before the printer: it hides its own traps. */
+	if (!err && gdb)
+		gdbstub_attach_first(gdb, tid, tgid);
 	if (!err && opt.ninject)
 		err = inject_attach(tid);
 	if (!err && (opt.summary_only || opt.summary))
@@ -367,6 +373,8 @@ int attach_engines(pid_t tid, pid_t tgid)
 		err = printer_attach(tid);
 	if (!err && opt.timeline)
 		err = timeline_attach(tid);
+	if (!err && gdb)
+		gdbstub_attach_last(gdb, tid, tgid);
 	return err;
 }
 
@@ -728,6 +736,8 @@ static void detach_all(void)
 	}
 	utrace_tracer_free(tracer);
 	tracer = NULL;
+	gdbstub_free(gdb);
+	gdb = NULL;
 }
 
 int main(int argc, char **argv)
@@ -765,10 +775,21 @@ int main(int argc, char **argv)
 		return 1;
 	if (opt.timeline && timeline_init(opt.timeline) < 0)
 		return 1;
+	if (opt.gdb) {
+		err = gdbstub_new(tracer, opt.gdb, &gdb);
+		if (err) {
+			fprintf(stderr, "utrace: --gdb=%s: %s\n", opt.gdb,
+				strerror(-err));
+			utrace_tracer_free(tracer);
+			return 1;
+		}
+	}
 
 	if (st) {
 		if (!started)
 			started = fork_command(st);
+		if (gdb)
+			gdbstub_set_process(gdb, started, true);
 		err = trace_started(st, started);
 		free(st);
 		if (err) {
@@ -797,6 +818,8 @@ int main(int argc, char **argv)
 			utrace_tracer_free(tracer);
 			return 1;
 		}
+		if (gdb)
+			gdbstub_set_process(gdb, main_pid, true);
 		err = attach_engines(main_pid, main_pid);
 		if (err) {
 			fprintf(stderr, "utrace: attach: pid %d: %s\n",
@@ -810,6 +833,8 @@ int main(int argc, char **argv)
 		traced++;
 	}
 	setup_signals();
+	if (gdb && !opt.argv && opt.nattach)
+		gdbstub_set_process(gdb, read_tgid(opt.attach[0]), false);
 	for (i = 0; i < opt.nattach && !interrupted; i++) {
 		err = attach_process(opt.attach[i]);
 		if (err < 0) {
@@ -830,8 +855,11 @@ int main(int argc, char **argv)
 	}
 	if (!traced) {
 		utrace_tracer_free(tracer);
+		gdbstub_free(gdb);
 		return 1;
 	}
+	if (gdb && gdbstub_start(gdb) < 0)
+		fprintf(stderr, "utrace: --gdb: no thread to debug\n");
 
 	/*
 	 * Lines collect while stops keep coming (one dispatch handles every
@@ -843,7 +871,8 @@ int main(int argc, char **argv)
 
 		if (to)
 			printer_flush();
-		if (utrace_dispatch(tracer, to) < 0)
+		if ((gdb ? gdbstub_dispatch(gdb, to) :
+		     utrace_dispatch(tracer, to)) < 0)
 			break;
 		if (ndetached)
 			drop_detached();
@@ -866,6 +895,7 @@ int main(int argc, char **argv)
 		return die_like(interrupted);
 	}
 	utrace_tracer_free(tracer);
+	gdbstub_free(gdb);
 	finish_outputs();
 	if (main_pid > 0 && main_status >= 0 && WIFSIGNALED(main_status))
 		return exit_like(main_status);

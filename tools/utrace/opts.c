@@ -771,6 +771,7 @@ enum {
 	OPT_JSON = 256, OPT_TIMELINE, OPT_INJECT, OPT_TRACE, OPT_SIGNAL,
 	OPT_STATUS, OPT_FF, OPT_QUIET, OPT_DECODE_FDS, OPT_SECCOMP,
 	OPT_ABS_TS, OPT_REL_TS, OPT_SC_TIMES, OPT_DECODE_PIDS, OPT_DAEMONIZE,
+	OPT_GDB = 0x7900,
 };
 
 /* s, ms, us, ns: digits after the point; -1 if none of these. */
@@ -944,6 +945,7 @@ int parse_options(int argc, char **argv)
 		{ "write-fds", required_argument, NULL, OPT_WRITE },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "timeline", required_argument, NULL, OPT_TIMELINE },
+		{ "gdb", required_argument, NULL, OPT_GDB },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1090,6 +1092,7 @@ int parse_options(int argc, char **argv)
 		case OPT_WRITE: parse_fd_set(&opt.write_fds, optarg); break;
 		case OPT_JSON: opt.json = true; break;
 		case OPT_TIMELINE: opt.timeline = optarg; break;
+		case OPT_GDB: opt.gdb = optarg; break;
 		case 'V':
 			printf("utrace -- version %s (libutrace API %d)\n",
 			       UTRACE_CLI_VERSION, UTRACE_API_VERSION);
@@ -1191,6 +1194,8 @@ int parse_options(int argc, char **argv)
 	/* strace: -D makes utrace ignore SIGTSTP too (-I never_tstp). */
 	if (opt.daemonize && !opt.intr)
 		opt.intr = 4;
+	if (opt.gdb && !*opt.gdb)
+		die("--gdb needs an address: :PORT, HOST:PORT or a socket path");
 	/*
 	 * strace: "-o FILE PROG" implies -q unless a quiet set was given,
 	 * and makes SIGINT, SIGQUIT, SIGTERM, SIGHUP and SIGPIPE harmless.

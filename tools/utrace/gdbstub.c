@@ -1,0 +1,2555 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * utrace --gdb: gdb's remote serial protocol served from engines.
+ *
+ * Every thread of the debugged process carries two engines of the stub,
+ * both with the thread's struct gthr as data:
+ *
+ *   first - attached right after utrace's keeper, before the printer: it
+ *           holds the thread for gdb (UTRACE_STOP), steps it, recognises its
+ *           own breakpoint and watchpoint traps and turns them into
+ *           UTRACE_SIGNAL_REPORT (no signal), so that the printer, called
+ *           after it in the signal pass, never sees them.  A signal gdb
+ *           stops for is dropped here (UTRACE_SIGNAL_IGN, after the printer
+ *           has logged it once) and injected again if gdb passes it.
+ *   last   - attached after every other engine: it only injects the signal
+ *           gdb continues with, in the UTRACE_SIGNAL_REPORT pass that its
+ *           UTRACE_INTERRUPT makes (the last engine decides the signal, and
+ *           the printer, seeing REPORT, does not log it a second time).
+ *
+ * All-stop: when one thread reports, every thread of the process is asked to
+ * stop (utrace_control(UTRACE_STOP)); the stop reply goes to gdb once all
+ * are held.  Events of other threads met meanwhile stay pending on their
+ * thread and are reported, as gdbserver does, at the next resume instead of
+ * resuming.  Everything runs on the tracer's loop thread: the socket is
+ * polled beside utrace_fd() by gdbstub_dispatch().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <elf.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gdbstub.h"
+#include "sbuf.h"
+
+#define PKT_MAX		16384	/* PacketSize: the largest packet gdb sends */
+#define IN_MAX		(2 * PKT_MAX + 16)
+#define XSTATE_MAX	8192
+
+enum gev {
+	GEV_NONE,
+	GEV_INIT,	/* the first stop gdb is told about */
+	GEV_SIGNAL,	/* ev_sig, ev_info */
+	GEV_SWBREAK,	/* ev_addr */
+	GEV_HWBREAK,
+	GEV_WATCH,	/* ev_addr, ev_watch: 'w' write, 'a' access */
+	GEV_STEP,
+	GEV_INTR,	/* Ctrl-C */
+	GEV_SYSENTRY,	/* ev_nr */
+	GEV_SYSEXIT,
+};
+
+struct gthr {
+	struct gdbstub *s;
+	pid_t tid;
+	struct utrace_engine *first, *last;
+	bool want_stop;		/* gdb wants it held */
+	bool stopped;		/* our engine holds it */
+	bool step;		/* single-step when resumed */
+	bool dead;
+	bool in_syscall;	/* between a caught entry and its exit */
+	enum gev ev;		/* pending, not yet told to gdb */
+	int ev_sig;		/* Linux signal number */
+	bool ev_has_info;
+	siginfo_t ev_info;
+	uint64_t ev_addr;
+	char ev_watch;
+	long ev_nr;
+	bool inject;		/* the last engine delivers inj at the report */
+	siginfo_t inj;
+	unsigned dr_gen;	/* debug registers written for this generation */
+	struct gthr *next;
+};
+
+struct swbp {
+	uint64_t addr;
+	uint8_t orig;
+	struct swbp *next;
+};
+
+/* One debug register: a Z1..Z4 request, or an aligned piece of one. */
+struct hwslot {
+	bool used;
+	char type;		/* '1' exec, '2' write, '4' access */
+	uint64_t addr;		/* the piece */
+	int len;
+	uint64_t req_addr;	/* what gdb asked for (the watch: address) */
+	int req_len;
+};
+
+struct gdbstub {
+	struct utrace_tracer *t;
+	int lfd, cfd;
+	char *upath;		/* Unix socket to unlink */
+	pid_t pid;
+	bool attached;		/* -p: qAttached is 1 */
+	bool wait_exec;		/* spawned: stop at its execve */
+	bool active;		/* engines hold threads for gdb */
+	bool closing;		/* gdb left while running: stop, then let go */
+	bool waiting;		/* gdb waits for a stop reply */
+	bool stopping;		/* all-stop in progress */
+	bool gone;		/* the process has ended */
+	bool gone_told;
+	int exit_status;
+	bool noack;
+	struct gthr *threads;
+	struct gthr *evthr;	/* whose event the all-stop reports */
+	pid_t gtid;		/* Hg */
+	pid_t last_tid;		/* the thread of the last stop reply */
+	struct swbp *bps;
+	struct hwslot dr[4];
+	unsigned dr_gen;
+	bool pass[65];		/* QPassSignals, by Linux number */
+	bool catch_on, catch_any;
+	long *catch_nrs;
+	size_t catch_n;
+	char stopreply[256];
+	char in[IN_MAX];
+	size_t inlen;
+	char *out;		/* the last packet, for a '-' */
+	size_t outlen;
+	int vfd[16];		/* vFile descriptors + 1 (0: free) */
+};
+
+static const struct utrace_engine_ops first_ops, last_ops;
+
+/* -- Signal numbers: gdb's enum gdb_signal against Linux x86_64 ---------- */
+
+static const unsigned char to_gdb_tab[32] = {
+	[SIGHUP] = 1, [SIGINT] = 2, [SIGQUIT] = 3, [SIGILL] = 4,
+	[SIGTRAP] = 5, [SIGABRT] = 6, [SIGBUS] = 10, [SIGFPE] = 8,
+	[SIGKILL] = 9, [SIGUSR1] = 30, [SIGSEGV] = 11, [SIGUSR2] = 31,
+	[SIGPIPE] = 13, [SIGALRM] = 14, [SIGTERM] = 15, [SIGCHLD] = 20,
+	[SIGCONT] = 19, [SIGSTOP] = 17, [SIGTSTP] = 18, [SIGTTIN] = 21,
+	[SIGTTOU] = 22, [SIGURG] = 16, [SIGXCPU] = 24, [SIGXFSZ] = 25,
+	[SIGVTALRM] = 26, [SIGPROF] = 27, [SIGWINCH] = 28, [SIGIO] = 23,
+	[SIGPWR] = 32, [SIGSYS] = 12,
+};
+
+static int sig_to_gdb(int sig)
+{
+	if (sig == 0)
+		return 0;
+	if (sig > 0 && sig < 32)
+		return to_gdb_tab[sig] ? to_gdb_tab[sig] : 143;
+	if (sig == 32)
+		return 76;
+	if (sig >= 33 && sig <= 63)
+		return 45 + sig - 33;
+	if (sig == 64)
+		return 77;
+	return 143;
+}
+
+static int sig_from_gdb(int g)
+{
+	int s;
+
+	for (s = 1; s <= 64; s++)
+		if (sig_to_gdb(s) == g)
+			return s;
+	return 0;
+}
+
+/* -- Threads ----------------------------------------------------------------- */
+
+static struct gthr *gthr_find(struct gdbstub *s, pid_t tid)
+{
+	struct gthr *g;
+
+	for (g = s->threads; g; g = g->next)
+		if (g->tid == tid)
+			return g;
+	return NULL;
+}
+
+static struct gthr *gthr_live(struct gdbstub *s, pid_t tid)
+{
+	struct gthr *g = gthr_find(s, tid);
+
+	return g && !g->dead ? g : NULL;
+}
+
+/* The thread registers and memory go through (Hg, else any held). */
+static struct gthr *gthr_access(struct gdbstub *s)
+{
+	struct gthr *g = gthr_live(s, s->gtid);
+
+	if (g && g->stopped)
+		return g;
+	for (g = s->threads; g; g = g->next)
+		if (!g->dead && g->stopped)
+			return g;
+	return NULL;
+}
+
+/* -- Debug registers ------------------------------------------------------ */
+
+static long dr_off(int i)
+{
+	return (long)offsetof(struct user, u_debugreg) + i * (long)sizeof(long);
+}
+
+static unsigned long dr7_of(const struct gdbstub *s)
+{
+	unsigned long dr7 = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		const struct hwslot *d = &s->dr[i];
+		unsigned rw, ln;
+
+		if (!d->used)
+			continue;
+		rw = d->type == '1' ? 0 : d->type == '2' ? 1 : 3;
+		ln = d->type == '1' ? 0 : d->len == 1 ? 0 : d->len == 2 ? 1 :
+		     d->len == 8 ? 2 : 3;
+		dr7 |= 1UL << (2 * i);
+		dr7 |= (unsigned long)(rw | ln << 2) << (16 + 4 * i);
+	}
+	return dr7;
+}
+
+/* Write the debug registers of a held thread (ptrace's user area). */
+static void dr_apply(struct gthr *g)
+{
+	struct gdbstub *s = g->s;
+	int i;
+
+	if (g->dr_gen == s->dr_gen || g->dead)
+		return;
+	ptrace(PTRACE_POKEUSER, g->tid, dr_off(7), 0L);
+	for (i = 0; i < 4; i++)
+		if (s->dr[i].used)
+			ptrace(PTRACE_POKEUSER, g->tid, dr_off(i),
+			       (long)s->dr[i].addr);
+	ptrace(PTRACE_POKEUSER, g->tid, dr_off(7), (long)dr7_of(s));
+	g->dr_gen = s->dr_gen;
+}
+
+/* -- Output --------------------------------------------------------------- */
+
+static void send_raw(struct gdbstub *s, const char *p, size_t n)
+{
+	while (s->cfd >= 0 && n) {
+		ssize_t w = send(s->cfd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;		/* EOF is seen by the next read */
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void send_packet_len(struct gdbstub *s, const char *data, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char cs = 0;
+	char *p;
+	size_t i;
+
+	p = malloc(n + 4);
+	if (!p)
+		return;
+	p[0] = '$';
+	for (i = 0; i < n; i++)
+		cs += (unsigned char)data[i];
+	memcpy(p + 1, data, n);
+	p[n + 1] = '#';
+	p[n + 2] = hex[cs >> 4];
+	p[n + 3] = hex[cs & 15];
+	send_raw(s, p, n + 4);
+	free(s->out);
+	s->out = p;
+	s->outlen = n + 4;
+}
+
+static void send_packet(struct gdbstub *s, const char *data)
+{
+	send_packet_len(s, data, strlen(data));
+}
+
+static void send_error(struct gdbstub *s, int err)
+{
+	char buf[8];
+
+	snprintf(buf, sizeof(buf), "E%02x", err & 0xff);
+	send_packet(s, buf);
+}
+
+/* Binary data in a reply: escape what framing uses. */
+static size_t put_bin(char *dst, const unsigned char *src, size_t n)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = src[i];
+
+		if (c == '$' || c == '#' || c == '}' || c == '*') {
+			dst[j++] = '}';
+			dst[j++] = (char)(c ^ 0x20);
+		} else {
+			dst[j++] = (char)c;
+		}
+	}
+	return j;
+}
+
+static void put_hex(char *dst, const unsigned char *src, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		dst[2 * i] = hex[src[i] >> 4];
+		dst[2 * i + 1] = hex[src[i] & 15];
+	}
+	dst[2 * n] = 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Hex digits to bytes; returns the byte count or -1. */
+static ssize_t get_hex(unsigned char *dst, const char *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int hi = hexval(src[2 * i]), lo;
+
+		if (hi < 0)
+			return i ? (ssize_t)i : -1;
+		lo = hexval(src[2 * i + 1]);
+		if (lo < 0)
+			return -1;
+		dst[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return (ssize_t)n;
+}
+
+static bool parse_ulong(const char **p, unsigned long *v)
+{
+	char *end;
+
+	if (hexval(**p) < 0)
+		return false;
+	*v = strtoul(*p, &end, 16);
+	*p = end;
+	return true;
+}
+
+/*
+ * A thread id: "p<pid>.<tid>", "p<pid>", "<tid>", "-1" (all) or "0" (any).
+ * Returns the tid, -1 for all and 0 for any.
+ */
+static pid_t parse_tid(const char **p)
+{
+	const char *q = *p;
+	unsigned long v;
+
+	if (*q == 'p') {
+		q++;
+		if (*q == '-' && q[1] == '1') {
+			*p = q + 2;
+			return -1;
+		}
+		if (!parse_ulong(&q, &v)) {
+			*p = q;
+			return 0;
+		}
+		if (*q != '.') {
+			*p = q;
+			return -1;	/* the whole process */
+		}
+		q++;
+	}
+	if (*q == '-' && q[1] == '1') {
+		*p = q + 2;
+		return -1;
+	}
+	if (!parse_ulong(&q, &v)) {
+		*p = q;
+		return 0;
+	}
+	*p = q;
+	return (pid_t)v;
+}
+
+/* -- Stop replies ------------------------------------------------------------ */
+
+static void format_stop(struct gdbstub *s, struct gthr *g, char *buf,
+			size_t size)
+{
+	int sig = 5;
+	char extra[64] = "";
+
+	switch (g->ev) {
+	case GEV_SIGNAL:
+		sig = sig_to_gdb(g->ev_sig);
+		break;
+	case GEV_INTR:
+		sig = 2;
+		break;
+	case GEV_SWBREAK:
+		strcpy(extra, "swbreak:;");
+		break;
+	case GEV_HWBREAK:
+		strcpy(extra, "hwbreak:;");
+		break;
+	case GEV_WATCH:
+		snprintf(extra, sizeof(extra), "%swatch:%llx;",
+			 g->ev_watch == 'a' ? "a" : "",
+			 (unsigned long long)g->ev_addr);
+		break;
+	case GEV_SYSENTRY:
+		snprintf(extra, sizeof(extra), "syscall_entry:%lx;", g->ev_nr);
+		break;
+	case GEV_SYSEXIT:
+		snprintf(extra, sizeof(extra), "syscall_return:%lx;", g->ev_nr);
+		break;
+	default:
+		break;
+	}
+	snprintf(buf, size, "T%02xthread:p%x.%x;%s", sig, (unsigned)s->pid,
+		 (unsigned)g->tid, extra);
+}
+
+/* Tell gdb about g's event (all threads are held). */
+static void report(struct gdbstub *s, struct gthr *g)
+{
+	format_stop(s, g, s->stopreply, sizeof(s->stopreply));
+	if (g->ev != GEV_SIGNAL)
+		g->ev_has_info = false;
+	g->ev = GEV_NONE;
+	s->last_tid = g->tid;
+	s->gtid = g->tid;
+	s->waiting = false;
+	s->stopping = false;
+	s->evthr = NULL;
+	if (s->cfd >= 0)
+		send_packet(s, s->stopreply);
+}
+
+static void report_exit(struct gdbstub *s)
+{
+	char buf[64];
+	int st = s->exit_status;
+
+	if (WIFSIGNALED(st))
+		snprintf(buf, sizeof(buf), "X%02x;process:%x",
+			 sig_to_gdb(WTERMSIG(st)), (unsigned)s->pid);
+	else
+		snprintf(buf, sizeof(buf), "W%02x;process:%x",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : 0, (unsigned)s->pid);
+	snprintf(s->stopreply, sizeof(s->stopreply), "%s", buf);
+	s->waiting = false;
+	s->stopping = false;
+	s->gone_told = true;
+	if (s->cfd >= 0)
+		send_packet(s, buf);
+}
+
+/* Ask every thread to stop; the reply waits until all are held. */
+static void stop_all(struct gdbstub *s)
+{
+	struct gthr *g;
+
+	for (g = s->threads; g; g = g->next) {
+		if (g->dead)
+			continue;
+		g->want_stop = true;
+		if (!g->stopped && utrace_control(g->first, UTRACE_STOP) == 0)
+			g->stopped = true;
+	}
+}
+
+/* An event on g: hold it, and start the all-stop if none is under way. */
+static void event(struct gthr *g, enum gev ev)
+{
+	struct gdbstub *s = g->s;
+
+	g->ev = ev;
+	g->step = false;
+	g->want_stop = true;
+	if (s->waiting && !s->stopping) {
+		s->stopping = true;
+		s->evthr = g;
+		stop_all(s);
+	}
+}
+
+static uint32_t vote(struct gthr *g)
+{
+	if (!g->s->active)
+		return UTRACE_RESUME;
+	if (g->want_stop) {
+		g->stopped = true;
+		return UTRACE_STOP;
+	}
+	if (g->step)
+		return UTRACE_SINGLESTEP;
+	return UTRACE_RESUME;
+}
+
+/* -- The first engine ------------------------------------------------------- */
+
+static struct swbp *bp_find(struct gdbstub *s, uint64_t addr)
+{
+	struct swbp *b;
+
+	for (b = s->bps; b; b = b->next)
+		if (b->addr == addr)
+			return b;
+	return NULL;
+}
+
+/* One of our traps?  Sets the event and returns true. */
+static bool own_trap(struct gthr *g, struct utrace_engine *e,
+		     const siginfo_t *info)
+{
+	struct gdbstub *s = g->s;
+	struct user_regs_struct regs;
+	unsigned long dr6;
+	int i;
+
+	if (info->si_code == SI_KERNEL) {
+		if (utrace_regs_get(e, &regs) < 0 || !bp_find(s, regs.rip - 1))
+			return false;
+		regs.rip--;
+		utrace_regs_set(e, &regs);
+		g->ev_addr = regs.rip;
+		event(g, GEV_SWBREAK);
+		return true;
+	}
+	if (info->si_code == TRAP_HWBKPT) {
+		errno = 0;
+		dr6 = (unsigned long)ptrace(PTRACE_PEEKUSER, g->tid, dr_off(6),
+					    0L);
+		if (errno)
+			return false;
+		ptrace(PTRACE_POKEUSER, g->tid, dr_off(6), 0L);
+		for (i = 0; i < 4; i++) {
+			if (!(dr6 & (1UL << i)) || !s->dr[i].used)
+				continue;
+			if (s->dr[i].type == '1') {
+				event(g, GEV_HWBREAK);
+			} else {
+				g->ev_addr = s->dr[i].req_addr;
+				g->ev_watch = s->dr[i].type == '2' ? 'w' : 'a';
+				event(g, GEV_WATCH);
+			}
+			return true;
+		}
+		if (dr6 & 0x4000) {	/* BS: a single step */
+			event(g, GEV_STEP);
+			return true;
+		}
+		return false;
+	}
+	if ((info->si_code == TRAP_TRACE || info->si_code == TRAP_BRKPT) &&
+	    g->step) {
+		event(g, GEV_STEP);
+		return true;
+	}
+	return false;
+}
+
+static uint32_t f_quiesce(uint32_t action, struct utrace_engine *e,
+			  unsigned long ev)
+{
+	struct gthr *g = utrace_engine_data(e);
+
+	if (g->s->active && ev == 0 && g->step && !g->want_stop)
+		event(g, GEV_STEP);	/* the step is made */
+	return vote(g);
+}
+
+static uint32_t f_signal(uint32_t action, struct utrace_engine *e,
+			 siginfo_t *info)
+{
+	struct gthr *g = utrace_engine_data(e);
+	struct gdbstub *s = g->s;
+	uint32_t sa = action & (UTRACE_SIGNAL_MASK | UTRACE_SIGNAL_HOLD);
+	int sig;
+
+	if (!s->active)
+		return sa | UTRACE_RESUME;
+	if (utrace_signal_action(action) == UTRACE_SIGNAL_REPORT)
+		return sa | vote(g);
+	if (utrace_signal_action(action) == UTRACE_SIGNAL_HANDLER) {
+		/* A step that delivered a signal: at the handler now. */
+		if (g->step && !g->want_stop)
+			event(g, GEV_STEP);
+		return sa | vote(g);
+	}
+	if (!info)
+		return sa | vote(g);
+	sig = info->si_signo;
+	if (sig == SIGTRAP && own_trap(g, e, info))
+		return UTRACE_SIGNAL_REPORT | vote(g);
+	if (sig > 0 && sig <= 64 && s->pass[sig])
+		return sa | vote(g);
+	/* gdb decides: dropped now, injected again if gdb passes it. */
+	g->ev_sig = sig;
+	g->ev_info = *info;
+	g->ev_has_info = true;
+	event(g, GEV_SIGNAL);
+	return UTRACE_SIGNAL_IGN | vote(g);
+}
+
+static bool catches(struct gdbstub *s, long nr)
+{
+	size_t i;
+
+	if (!s->catch_on)
+		return false;
+	if (s->catch_any)
+		return true;
+	for (i = 0; i < s->catch_n; i++)
+		if (s->catch_nrs[i] == nr)
+			return true;
+	return false;
+}
+
+static uint32_t f_sys(struct utrace_engine *e, bool entry)
+{
+	struct gthr *g = utrace_engine_data(e);
+	struct utrace_syscall sc;
+
+	if (!g->s->active || g->want_stop)
+		return vote(g);
+	if (utrace_syscall_get(e, &sc) < 0 || !catches(g->s, sc.nr))
+		return vote(g);
+	if (!entry && !g->in_syscall)
+		return vote(g);		/* caught after its entry */
+	g->in_syscall = entry;
+	g->ev_nr = sc.nr;
+	event(g, entry ? GEV_SYSENTRY : GEV_SYSEXIT);
+	return vote(g);
+}
+
+static uint32_t f_sys_entry(uint32_t action, struct utrace_engine *e)
+{
+	if (action & UTRACE_SYSCALL_RESUMED)
+		return (action & UTRACE_SYSCALL_MASK) |
+		       vote(utrace_engine_data(e));
+	return (action & UTRACE_SYSCALL_MASK) | f_sys(e, true);
+}
+
+static uint32_t f_sys_exit(uint32_t action, struct utrace_engine *e)
+{
+	return f_sys(e, false);
+}
+
+static int attach_pair(struct gdbstub *s, pid_t tid);
+
+/* Our int3 bytes are in a forked child's copy of the memory: take them out. */
+static void unplant_child(struct gdbstub *s, pid_t child)
+{
+	struct swbp *b;
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", child);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (b = s->bps; b; b = b->next)
+		if (pwrite(fd, &b->orig, 1, (off_t)b->addr) != 1)
+			break;
+	close(fd);
+}
+
+static uint32_t f_clone(uint32_t action, struct utrace_engine *e,
+			unsigned long flags, pid_t child)
+{
+	struct gthr *g = utrace_engine_data(e), *c;
+	struct gdbstub *s = g->s;
+
+	if (!s->active)
+		return vote(g);
+	if (!(flags & CLONE_THREAD)) {
+		if (!(flags & CLONE_VM))
+			unplant_child(s, child);
+		return vote(g);
+	}
+	if (!gthr_find(s, child))
+		attach_pair(s, child);
+	c = gthr_find(s, child);
+	if (c) {
+		dr_apply(c);	/* held until this pass ends */
+		if (g->want_stop) {
+			c->want_stop = true;
+			if (utrace_control(c->first, UTRACE_STOP) == 0)
+				c->stopped = true;
+		}
+	}
+	return vote(g);
+}
+
+static uint32_t f_exec(uint32_t action, struct utrace_engine *e, pid_t former)
+{
+	struct gthr *g = utrace_engine_data(e);
+	struct gdbstub *s = g->s;
+	struct swbp *b;
+
+	if (!s->active)
+		return vote(g);
+	/* A new image: our breakpoints and watchpoints went with the old. */
+	while ((b = s->bps)) {
+		s->bps = b->next;
+		free(b);
+	}
+	if (s->wait_exec) {
+		s->wait_exec = false;
+		event(g, GEV_INIT);
+	}
+	return vote(g);
+}
+
+static uint32_t f_death(struct utrace_engine *e, bool group_dead, int status)
+{
+	struct gthr *g = utrace_engine_data(e);
+	struct gdbstub *s = g->s;
+
+	g->dead = true;
+	g->stopped = false;
+	if (g->tid == s->pid || group_dead)
+		s->exit_status = status;
+	return UTRACE_RESUME;
+}
+
+static void gthr_unlink(struct gdbstub *s, struct gthr *g)
+{
+	struct gthr **p;
+
+	for (p = &s->threads; *p; p = &(*p)->next)
+		if (*p == g) {
+			*p = g->next;
+			break;
+		}
+	if (s->evthr == g)
+		s->evthr = NULL;
+}
+
+static void f_reap(struct utrace_engine *e)
+{
+	struct gthr *g = utrace_engine_data(e);
+	struct gdbstub *s = g->s;
+
+	gthr_unlink(s, g);
+	utrace_engine_put(g->first);
+	if (g->last)
+		utrace_engine_put(g->last);
+	free(g);
+	if (!s->threads && !s->gone) {
+		s->gone = true;
+		if (s->active && s->cfd >= 0 && s->waiting)
+			report_exit(s);
+	}
+}
+
+static const struct utrace_engine_ops first_ops = {
+	.report_quiesce = f_quiesce,
+	.report_signal = f_signal,
+	.report_clone = f_clone,
+	.report_exec = f_exec,
+	.report_syscall_entry = f_sys_entry,
+	.report_syscall_exit = f_sys_exit,
+	.report_death = f_death,
+	.report_reap = f_reap,
+};
+
+/* -- The last engine: injection ------------------------------------------- */
+
+static uint32_t l_signal(uint32_t action, struct utrace_engine *e,
+			 siginfo_t *info)
+{
+	struct gthr *g = utrace_engine_data(e);
+	uint32_t sa = action & (UTRACE_SIGNAL_MASK | UTRACE_SIGNAL_HOLD);
+
+	if (g->inject && info && (utrace_signal_action(action) ==
+				  UTRACE_SIGNAL_REPORT ||
+				  utrace_signal_action(action) ==
+				  UTRACE_SIGNAL_HANDLER)) {
+		g->inject = false;
+		*info = g->inj;
+		return UTRACE_SIGNAL_DELIVER | UTRACE_RESUME;
+	}
+	return sa | UTRACE_RESUME;
+}
+
+static const struct utrace_engine_ops last_ops = {
+	.report_signal = l_signal,
+};
+
+/* -- Attaching --------------------------------------------------------------- */
+
+static unsigned long first_events(const struct gdbstub *s)
+{
+	unsigned long ev;
+
+	if (!s->active)
+		return UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP);
+	ev = UTRACE_EVENT(QUIESCE) | UTRACE_EVENT_SIGNAL_ALL |
+	     UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) |
+	     UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP);
+	if (s->catch_on)
+		ev |= UTRACE_EVENT_SYSCALL;
+	return ev;
+}
+
+static void set_syscall_events(struct gdbstub *s, struct gthr *g)
+{
+	if (s->catch_on && !s->catch_any)
+		utrace_set_syscalls(g->first, s->catch_nrs, s->catch_n);
+	else
+		utrace_set_syscalls(g->first, NULL, 0);
+	utrace_set_events(g->first, first_events(s));
+}
+
+int gdbstub_attach_first(struct gdbstub *s, pid_t tid, pid_t tgid)
+{
+	struct gthr *g;
+	int err;
+
+	if (!s || !s->active || tgid != s->pid || gthr_find(s, tid))
+		return 0;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->s = s;
+	g->tid = tid;
+	err = utrace_attach(s->t, tid, UTRACE_ATTACH_CREATE |
+			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
+			    &first_ops, g, &g->first);
+	if (err) {
+		free(g);
+		return err;
+	}
+	g->next = s->threads;
+	s->threads = g;
+	set_syscall_events(s, g);
+	return 0;
+}
+
+int gdbstub_attach_last(struct gdbstub *s, pid_t tid, pid_t tgid)
+{
+	struct gthr *g;
+	int err;
+
+	if (!s || !s->active || tgid != s->pid)
+		return 0;
+	g = gthr_find(s, tid);
+	if (!g || g->last)
+		return 0;
+	err = utrace_attach(s->t, tid, UTRACE_ATTACH_CREATE |
+			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
+			    &last_ops, g, &g->last);
+	if (err)
+		return err;
+	return utrace_set_events(g->last, UTRACE_EVENT_SIGNAL_ALL);
+}
+
+static int attach_pair(struct gdbstub *s, pid_t tid)
+{
+	int err = gdbstub_attach_first(s, tid, s->pid);
+
+	if (!err)
+		err = gdbstub_attach_last(s, tid, s->pid);
+	return err;
+}
+
+/* -- Leaving -------------------------------------------------------------- */
+
+static void close_client(struct gdbstub *s)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (s->vfd[i])
+			close(s->vfd[i] - 1);
+	memset(s->vfd, 0, sizeof(s->vfd));
+	if (s->cfd >= 0)
+		close(s->cfd);
+	s->cfd = -1;
+	s->inlen = 0;
+}
+
+/*
+ * gdb detached or went away with every thread held: take breakpoints and
+ * watchpoints out, pass the signals gdb would pass, and let the process run
+ * on under the other engines.  The stub takes no further connection.
+ */
+static void let_go(struct gdbstub *s)
+{
+	struct gthr *g = gthr_access(s);
+	struct swbp *b;
+
+	while ((b = s->bps)) {
+		if (g)
+			utrace_mem_write(g->first, b->addr, &b->orig, 1);
+		s->bps = b->next;
+		free(b);
+	}
+	memset(s->dr, 0, sizeof(s->dr));
+	s->dr_gen++;
+	s->catch_on = false;
+	for (g = s->threads; g; g = g->next) {
+		if (g->dead)
+			continue;
+		if (g->stopped)
+			dr_apply(g);
+		if (g->ev_has_info && g->ev_sig > 0 && g->ev_sig <= 64 &&
+		    s->pass[g->ev_sig] && g->last) {
+			g->inj = g->ev_info;
+			g->inject = true;
+			utrace_control(g->last, UTRACE_INTERRUPT);
+		}
+	}
+	s->active = false;
+	for (g = s->threads; g; g = g->next) {
+		if (g->dead)
+			continue;
+		g->want_stop = g->stopped = g->step = false;
+		g->ev = GEV_NONE;
+		utrace_set_events(g->first, first_events(s));
+		utrace_control(g->first, UTRACE_RESUME);
+	}
+	s->waiting = s->stopping = s->closing = false;
+	close_client(s);
+	if (s->lfd >= 0)
+		close(s->lfd);
+	s->lfd = -1;
+	if (s->upath)
+		unlink(s->upath);
+}
+
+/* The connection ended (EOF, error or D). */
+static void client_gone(struct gdbstub *s)
+{
+	close_client(s);
+	if (!s->active)
+		return;
+	if (s->gone) {
+		s->active = false;
+		return;
+	}
+	if (s->waiting) {
+		/* Running: hold everything first, then let go. */
+		s->closing = true;
+		s->waiting = false;
+		stop_all(s);
+		return;
+	}
+	let_go(s);
+}
+
+/* -- Registers -------------------------------------------------------------- */
+
+#define NREGS 76
+
+struct regset {
+	struct user_regs_struct gp;
+	unsigned char xs[XSTATE_MAX];
+	size_t xlen;
+	bool have_xs;
+};
+
+static int reg_size(int n)
+{
+	if (n < 17)
+		return 8;
+	if (n < 24)
+		return 4;
+	if (n < 32)
+		return 10;
+	if (n < 40)
+		return 4;
+	if (n < 56)
+		return 16;
+	if (n == 56)
+		return 4;
+	if (n < 60)
+		return 8;
+	return 16;
+}
+
+static unsigned long long *gp_slot(struct user_regs_struct *r, int n)
+{
+	static const size_t off[] = {
+		offsetof(struct user_regs_struct, rax),
+		offsetof(struct user_regs_struct, rbx),
+		offsetof(struct user_regs_struct, rcx),
+		offsetof(struct user_regs_struct, rdx),
+		offsetof(struct user_regs_struct, rsi),
+		offsetof(struct user_regs_struct, rdi),
+		offsetof(struct user_regs_struct, rbp),
+		offsetof(struct user_regs_struct, rsp),
+		offsetof(struct user_regs_struct, r8),
+		offsetof(struct user_regs_struct, r9),
+		offsetof(struct user_regs_struct, r10),
+		offsetof(struct user_regs_struct, r11),
+		offsetof(struct user_regs_struct, r12),
+		offsetof(struct user_regs_struct, r13),
+		offsetof(struct user_regs_struct, r14),
+		offsetof(struct user_regs_struct, r15),
+		offsetof(struct user_regs_struct, rip),
+		offsetof(struct user_regs_struct, eflags),
+		offsetof(struct user_regs_struct, cs),
+		offsetof(struct user_regs_struct, ss),
+		offsetof(struct user_regs_struct, ds),
+		offsetof(struct user_regs_struct, es),
+		offsetof(struct user_regs_struct, fs),
+		offsetof(struct user_regs_struct, gs),
+	};
+
+	if (n < 24)
+		return (unsigned long long *)((char *)r + off[n]);
+	if (n == 57)
+		return &r->orig_rax;
+	if (n == 58)
+		return &r->fs_base;
+	return &r->gs_base;
+}
+
+static int regs_load(struct gthr *g, struct regset *rs)
+{
+	struct iovec iov = { rs->xs, sizeof(rs->xs) };
+	int err;
+
+	err = utrace_regs_get(g->first, &rs->gp);
+	if (err)
+		return err;
+	memset(rs->xs, 0, sizeof(rs->xs));
+	rs->have_xs = true;
+	if (ptrace(PTRACE_GETREGSET, g->tid, (void *)NT_X86_XSTATE, &iov) == 0) {
+		rs->xlen = iov.iov_len;
+	} else {
+		iov.iov_len = 512;
+		if (ptrace(PTRACE_GETREGSET, g->tid, (void *)NT_PRFPREG,
+			   &iov) < 0)
+			rs->have_xs = false;
+		rs->xlen = 0;
+	}
+	return 0;
+}
+
+static int regs_store(struct gthr *g, struct regset *rs, bool gp, bool xs)
+{
+	struct iovec iov = { rs->xs, rs->xlen };
+	int err = 0;
+
+	if (gp)
+		err = utrace_regs_set(g->first, &rs->gp);
+	if (!err && xs && rs->have_xs) {
+		if (rs->xlen) {
+			uint64_t bv;
+
+			/* x87, SSE and AVX now hold what gdb wrote. */
+			memcpy(&bv, rs->xs + 512, 8);
+			bv |= 7;
+			memcpy(rs->xs + 512, &bv, 8);
+			if (ptrace(PTRACE_SETREGSET, g->tid,
+				   (void *)NT_X86_XSTATE, &iov) < 0)
+				err = -errno;
+		} else {
+			iov.iov_len = 512;
+			if (ptrace(PTRACE_SETREGSET, g->tid, (void *)NT_PRFPREG,
+				   &iov) < 0)
+				err = -errno;
+		}
+	}
+	return err;
+}
+
+/* The x87 tag word gdb shows, from FXSAVE's abridged one. */
+static unsigned full_ftag(const unsigned char *fx)
+{
+	unsigned fsw = fx[2] | fx[3] << 8, top = (fsw >> 11) & 7;
+	unsigned ftw = fx[4], tag = 0, p;
+
+	for (p = 0; p < 8; p++) {
+		const unsigned char *st = fx + 32 + 16 * ((p - top) & 7);
+		unsigned exp = (st[9] & 0x7f) << 8 | st[8], t;
+		bool zero = true, intbit = st[7] & 0x80;
+		int i;
+
+		for (i = 0; i < 8; i++)
+			if (st[i])
+				zero = false;
+		if (!(ftw & (1U << p)))
+			t = 3;
+		else if (exp == 0x7fff)
+			t = 2;
+		else if (exp == 0)
+			t = zero ? 1 : 2;
+		else
+			t = intbit ? 0 : 2;
+		tag |= t << (2 * p);
+	}
+	return tag;
+}
+
+static void reg_get(struct regset *rs, int n, unsigned char *out)
+{
+	const unsigned char *fx = rs->xs;
+	uint32_t v = 0;
+
+	memset(out, 0, 16);
+	if (n < 24 || (n >= 57 && n <= 59)) {
+		unsigned long long x = *gp_slot(&rs->gp, n);
+
+		memcpy(out, &x, (size_t)reg_size(n));
+		return;
+	}
+	if (n < 32) {
+		memcpy(out, fx + 32 + 16 * (n - 24), 10);
+		return;
+	}
+	switch (n) {
+	case 32: v = fx[0] | fx[1] << 8; break;
+	case 33: v = fx[2] | fx[3] << 8; break;
+	case 34: v = full_ftag(fx); break;
+	case 35: v = fx[12] | fx[13] << 8; break;
+	case 36: memcpy(&v, fx + 8, 4); break;
+	case 37: v = fx[20] | fx[21] << 8; break;
+	case 38: memcpy(&v, fx + 16, 4); break;
+	case 39: v = (fx[6] | fx[7] << 8) & 0x7ff; break;
+	case 56: memcpy(&v, fx + 24, 4); break;
+	default:
+		if (n < 56)
+			memcpy(out, fx + 160 + 16 * (n - 40), 16);
+		else if (rs->xlen >= 576 + 256)
+			memcpy(out, fx + 576 + 16 * (n - 60), 16);
+		return;
+	}
+	memcpy(out, &v, 4);
+}
+
+/* Returns 1 if a general register changed, 2 if the xstate did. */
+static int reg_put(struct regset *rs, int n, const unsigned char *in)
+{
+	unsigned char *fx = rs->xs;
+	uint32_t v;
+	int p;
+
+	if (n < 24 || (n >= 57 && n <= 59)) {
+		unsigned long long x = 0;
+
+		memcpy(&x, in, (size_t)reg_size(n));
+		*gp_slot(&rs->gp, n) = x;
+		return 1;
+	}
+	if (n < 32) {
+		memcpy(fx + 32 + 16 * (n - 24), in, 10);
+		return 2;
+	}
+	memcpy(&v, in, 4);
+	switch (n) {
+	case 32: fx[0] = v & 0xff; fx[1] = v >> 8 & 0xff; break;
+	case 33: fx[2] = v & 0xff; fx[3] = v >> 8 & 0xff; break;
+	case 34:
+		fx[4] = 0;
+		for (p = 0; p < 8; p++)
+			if (((v >> (2 * p)) & 3) != 3)
+				fx[4] |= (unsigned char)(1U << p);
+		break;
+	case 35: fx[12] = v & 0xff; fx[13] = v >> 8 & 0xff; break;
+	case 36: memcpy(fx + 8, &v, 4); break;
+	case 37: fx[20] = v & 0xff; fx[21] = v >> 8 & 0xff; break;
+	case 38: memcpy(fx + 16, &v, 4); break;
+	case 39: fx[6] = v & 0xff; fx[7] = (fx[7] & 0xf8) | (v >> 8 & 7); break;
+	case 56: memcpy(fx + 24, &v, 4); break;
+	default:
+		if (n < 56)
+			memcpy(fx + 160 + 16 * (n - 40), in, 16);
+		else if (rs->xlen >= 576 + 256)
+			memcpy(fx + 576 + 16 * (n - 60), in, 16);
+		else
+			return 0;
+	}
+	return 2;
+}
+
+/* -- Packets ---------------------------------------------------------------- */
+
+static const char *const gp_names[24] = {
+	"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	"rip", "eflags", "cs", "ss", "ds", "es", "fs", "gs",
+};
+
+static const char *const x87_names[8] = {
+	"fctrl", "fstat", "ftag", "fiseg", "fioff", "foseg", "fooff", "fop",
+};
+
+static void sb_flags(struct sbuf *b, const char *id,
+		     const char *const *names, const int *bits, int n)
+{
+	int i;
+
+	sb_printf(b, "<flags id=\"%s\" size=\"4\">", id);
+	for (i = 0; i < n; i++)
+		sb_printf(b, "<field name=\"%s\" start=\"%d\" end=\"%d\" "
+			  "type=\"bool\"/>", names[i], bits[i], bits[i]);
+	sb_puts(b, "</flags>");
+}
+
+/* The target description: gdb's amd64 core, SSE, Linux, segments, AVX. */
+static void target_xml(struct sbuf *b)
+{
+	static const char *const ef[] = { "CF", "", "PF", "AF", "ZF", "SF",
+		"TF", "IF", "DF", "OF", "NT", "RF", "VM", "AC", "VIF", "VIP",
+		"ID" };
+	static const int efb[] = { 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 14, 16, 17,
+		18, 19, 20, 21 };
+	static const char *const mx[] = { "IE", "DE", "ZE", "OE", "UE", "PE",
+		"DAZ", "IM", "DM", "ZM", "OM", "UM", "PM", "FZ" };
+	static const int mxb[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+		15 };
+	int i;
+
+	sb_puts(b, "<?xml version=\"1.0\"?><!DOCTYPE target SYSTEM "
+		"\"gdb-target.dtd\"><target><architecture>i386:x86-64"
+		"</architecture><osabi>GNU/Linux</osabi>"
+		"<feature name=\"org.gnu.gdb.i386.core\">");
+	sb_flags(b, "i386_eflags", ef, efb, 17);
+	for (i = 0; i < 24; i++)
+		sb_printf(b, "<reg name=\"%s\" bitsize=\"%d\" type=\"%s\" "
+			  "regnum=\"%d\"/>", gp_names[i], reg_size(i) * 8,
+			  i == 6 || i == 7 ? "data_ptr" : i == 16 ? "code_ptr" :
+			  i == 17 ? "i386_eflags" : i > 17 ? "int32" : "int64",
+			  i);
+	for (i = 0; i < 8; i++)
+		sb_printf(b, "<reg name=\"st%d\" bitsize=\"80\" type=\"i387_ext\""
+			  " regnum=\"%d\"/>", i, 24 + i);
+	for (i = 0; i < 8; i++)
+		sb_printf(b, "<reg name=\"%s\" bitsize=\"32\" type=\"int\" "
+			  "regnum=\"%d\" group=\"float\"/>", x87_names[i],
+			  32 + i);
+	sb_puts(b, "</feature><feature name=\"org.gnu.gdb.i386.sse\">"
+		"<vector id=\"v8bf16\" type=\"bfloat16\" count=\"8\"/>"
+		"<vector id=\"v8h\" type=\"ieee_half\" count=\"8\"/>"
+		"<vector id=\"v4f\" type=\"ieee_single\" count=\"4\"/>"
+		"<vector id=\"v2d\" type=\"ieee_double\" count=\"2\"/>"
+		"<vector id=\"v16i8\" type=\"int8\" count=\"16\"/>"
+		"<vector id=\"v8i16\" type=\"int16\" count=\"8\"/>"
+		"<vector id=\"v4i32\" type=\"int32\" count=\"4\"/>"
+		"<vector id=\"v2i64\" type=\"int64\" count=\"2\"/>"
+		"<union id=\"vec128\">"
+		"<field name=\"v8_bfloat16\" type=\"v8bf16\"/>"
+		"<field name=\"v8_half\" type=\"v8h\"/>"
+		"<field name=\"v4_float\" type=\"v4f\"/>"
+		"<field name=\"v2_double\" type=\"v2d\"/>"
+		"<field name=\"v16_int8\" type=\"v16i8\"/>"
+		"<field name=\"v8_int16\" type=\"v8i16\"/>"
+		"<field name=\"v4_int32\" type=\"v4i32\"/>"
+		"<field name=\"v2_int64\" type=\"v2i64\"/>"
+		"<field name=\"uint128\" type=\"uint128\"/></union>");
+	sb_flags(b, "i386_mxcsr", mx, mxb, 14);
+	for (i = 0; i < 16; i++)
+		sb_printf(b, "<reg name=\"xmm%d\" bitsize=\"128\" type=\"vec128\""
+			  " regnum=\"%d\"/>", i, 40 + i);
+	sb_puts(b, "<reg name=\"mxcsr\" bitsize=\"32\" type=\"i386_mxcsr\" "
+		"regnum=\"56\" group=\"vector\"/></feature>"
+		"<feature name=\"org.gnu.gdb.i386.linux\">"
+		"<reg name=\"orig_rax\" bitsize=\"64\" type=\"int\" "
+		"regnum=\"57\"/></feature>"
+		"<feature name=\"org.gnu.gdb.i386.segments\">"
+		"<reg name=\"fs_base\" bitsize=\"64\" type=\"int\" regnum=\"58\"/>"
+		"<reg name=\"gs_base\" bitsize=\"64\" type=\"int\" regnum=\"59\"/>"
+		"</feature><feature name=\"org.gnu.gdb.i386.avx\">");
+	for (i = 0; i < 16; i++)
+		sb_printf(b, "<reg name=\"ymm%dh\" bitsize=\"128\" "
+			  "type=\"uint128\" regnum=\"%d\"/>", i, 60 + i);
+	sb_puts(b, "</feature></target>");
+}
+
+static void thread_xml(struct gdbstub *s, struct sbuf *b)
+{
+	struct gthr *g;
+
+	sb_puts(b, "<?xml version=\"1.0\"?>\n<threads>\n");
+	for (g = s->threads; g; g = g->next) {
+		char path[64], name[64] = "";
+		FILE *f;
+
+		if (g->dead)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", s->pid,
+			 g->tid);
+		f = fopen(path, "re");
+		if (f) {
+			if (fgets(name, sizeof(name), f))
+				name[strcspn(name, "\n")] = 0;
+			fclose(f);
+		}
+		sb_printf(b, "<thread id=\"p%x.%x\"", (unsigned)s->pid,
+			  (unsigned)g->tid);
+		if (name[0] && !strpbrk(name, "<>&\""))
+			sb_printf(b, " name=\"%s\"", name);
+		sb_puts(b, "/>\n");
+	}
+	sb_puts(b, "</threads>\n");
+}
+
+static bool read_file(const char *path, struct sbuf *b)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sb_putn(b, buf, (size_t)n);
+	close(fd);
+	return true;
+}
+
+/* qXfer:OBJECT:read:ANNEX:OFF,LEN */
+static void do_qxfer(struct gdbstub *s, const char *p)
+{
+	struct sbuf b = { 0 };
+	const char *obj = p + 6, *annex, *q;
+	unsigned long off, len;
+	char path[64], *reply;
+	size_t n;
+	bool ok = true;
+
+	annex = strstr(obj, ":read:");
+	if (!annex) {
+		send_packet(s, "");
+		return;
+	}
+	q = strchr(annex + 6, ':');
+	if (!q) {
+		send_error(s, 1);
+		return;
+	}
+	q++;
+	if (!parse_ulong(&q, &off) || *q++ != ',' || !parse_ulong(&q, &len)) {
+		send_error(s, 1);
+		return;
+	}
+	if (!strncmp(obj, "features:", 9)) {
+		if (strncmp(annex + 6, "target.xml:", 11)) {
+			send_error(s, 0);
+			return;
+		}
+		target_xml(&b);
+	} else if (!strncmp(obj, "auxv:", 5)) {
+		snprintf(path, sizeof(path), "/proc/%d/auxv", s->pid);
+		ok = !s->gone && read_file(path, &b);
+	} else if (!strncmp(obj, "threads:", 8)) {
+		thread_xml(s, &b);
+	} else if (!strncmp(obj, "exec-file:", 10)) {
+		char exe[4096];
+		ssize_t r;
+
+		snprintf(path, sizeof(path), "/proc/%d/exe", s->pid);
+		r = readlink(path, exe, sizeof(exe) - 1);
+		ok = r > 0;
+		if (ok)
+			sb_putn(&b, exe, (size_t)r);
+	} else {
+		send_packet(s, "");
+		return;
+	}
+	if (!ok) {
+		sb_free(&b);
+		send_error(s, 1);
+		return;
+	}
+	if (len > PKT_MAX / 2 - 8)
+		len = PKT_MAX / 2 - 8;
+	n = off < b.len ? b.len - off : 0;
+	if (n > len)
+		n = len;
+	reply = malloc(2 * n + 2);
+	if (reply) {
+		reply[0] = off + n < b.len ? 'm' : 'l';
+		send_packet_len(s, reply, 1 + put_bin(reply + 1,
+			(const unsigned char *)b.p + (off < b.len ? off : 0), n));
+		free(reply);
+	}
+	sb_free(&b);
+}
+
+static void do_read_regs(struct gdbstub *s)
+{
+	struct gthr *g = gthr_access(s);
+	struct regset *rs;
+	unsigned char v[16];
+	char *out, *p;
+	int n;
+
+	if (!g) {
+		send_error(s, 1);
+		return;
+	}
+	rs = malloc(sizeof(*rs));
+	out = malloc(2 * 16 * NREGS + 1);
+	if (!rs || !out || regs_load(g, rs) < 0) {
+		free(rs);
+		free(out);
+		send_error(s, 1);
+		return;
+	}
+	p = out;
+	for (n = 0; n < NREGS; n++) {
+		reg_get(rs, n, v);
+		put_hex(p, v, (size_t)reg_size(n));
+		p += 2 * reg_size(n);
+	}
+	send_packet(s, out);
+	free(out);
+	free(rs);
+}
+
+static void do_write_regs(struct gdbstub *s, const char *hex)
+{
+	struct gthr *g = gthr_access(s);
+	struct regset *rs;
+	unsigned char v[16];
+	int n, what = 0;
+
+	if (!g) {
+		send_error(s, 1);
+		return;
+	}
+	rs = malloc(sizeof(*rs));
+	if (!rs || regs_load(g, rs) < 0) {
+		free(rs);
+		send_error(s, 1);
+		return;
+	}
+	for (n = 0; n < NREGS && *hex; n++) {
+		int sz = reg_size(n);
+
+		if (get_hex(v, hex, (size_t)sz) != sz)
+			break;
+		hex += 2 * sz;
+		what |= reg_put(rs, n, v);
+	}
+	n = regs_store(g, rs, what & 1, what & 2);
+	free(rs);
+	send_packet(s, n ? "E01" : "OK");
+}
+
+static void do_reg(struct gdbstub *s, const char *p, bool write)
+{
+	struct gthr *g = gthr_access(s);
+	struct regset *rs;
+	unsigned char v[16];
+	char out[40];
+	unsigned long n;
+	int what;
+
+	if (!parse_ulong(&p, &n) || (write && *p++ != '=')) {
+		send_error(s, 1);
+		return;
+	}
+	if (n >= NREGS) {
+		send_error(s, 0);
+		return;
+	}
+	if (!g) {
+		send_error(s, 1);
+		return;
+	}
+	rs = malloc(sizeof(*rs));
+	if (!rs || regs_load(g, rs) < 0) {
+		free(rs);
+		send_error(s, 1);
+		return;
+	}
+	if (!write) {
+		reg_get(rs, (int)n, v);
+		put_hex(out, v, (size_t)reg_size((int)n));
+		send_packet(s, out);
+	} else if (get_hex(v, p, (size_t)reg_size((int)n)) !=
+		   reg_size((int)n)) {
+		send_error(s, 1);
+	} else {
+		what = reg_put(rs, (int)n, v);
+		send_packet(s, regs_store(g, rs, what & 1, what & 2) ?
+			    "E01" : "OK");
+	}
+	free(rs);
+}
+
+/* Memory as the program has it: our int3 bytes show the original. */
+static void do_read_mem(struct gdbstub *s, const char *p)
+{
+	struct gthr *g = gthr_access(s);
+	unsigned long addr, len;
+	unsigned char *buf;
+	struct swbp *b;
+	char *out;
+	ssize_t n;
+
+	if (!parse_ulong(&p, &addr) || *p++ != ',' || !parse_ulong(&p, &len)) {
+		send_error(s, 1);
+		return;
+	}
+	if (!g) {
+		send_error(s, 1);
+		return;
+	}
+	if (len > PKT_MAX / 2 - 8)
+		len = PKT_MAX / 2 - 8;
+	buf = malloc(len + 1);
+	out = malloc(2 * len + 1);
+	if (!buf || !out) {
+		free(buf);
+		free(out);
+		send_error(s, 12);
+		return;
+	}
+	n = len ? utrace_mem_read(g->first, addr, buf, len) : 0;
+	if (n < 0 || (n == 0 && len)) {
+		send_error(s, 14);
+	} else {
+		for (b = s->bps; b; b = b->next)
+			if (b->addr >= addr && b->addr < addr + (unsigned long)n)
+				buf[b->addr - addr] = b->orig;
+		put_hex(out, buf, (size_t)n);
+		send_packet(s, out);
+	}
+	free(buf);
+	free(out);
+}
+
+/* Writes keep our int3 bytes in place and update what they hide. */
+static int write_mem(struct gdbstub *s, struct gthr *g, uint64_t addr,
+		     unsigned char *buf, size_t len)
+{
+	struct swbp *b;
+	ssize_t n;
+
+	for (b = s->bps; b; b = b->next)
+		if (b->addr >= addr && b->addr < addr + len) {
+			b->orig = buf[b->addr - addr];
+			buf[b->addr - addr] = 0xcc;
+		}
+	n = len ? utrace_mem_write(g->first, addr, buf, len) : 0;
+	return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
+static void do_write_mem(struct gdbstub *s, const char *p, const char *end,
+			 bool binary)
+{
+	struct gthr *g = gthr_access(s);
+	unsigned long addr, len, i;
+	unsigned char *buf;
+
+	if (!parse_ulong(&p, &addr) || *p++ != ',' || !parse_ulong(&p, &len) ||
+	    *p++ != ':' || len > PKT_MAX) {
+		send_error(s, 1);
+		return;
+	}
+	if (!g) {
+		send_error(s, 1);
+		return;
+	}
+	buf = malloc(len + 1);
+	if (!buf) {
+		send_error(s, 12);
+		return;
+	}
+	if (binary) {
+		/* Escapes were undone when the packet was read. */
+		if ((unsigned long)(end - p) < len) {
+			free(buf);
+			send_error(s, 1);
+			return;
+		}
+		for (i = 0; i < len; i++)
+			buf[i] = (unsigned char)p[i];
+	} else if (get_hex(buf, p, len) != (ssize_t)len) {
+		free(buf);
+		send_error(s, 1);
+		return;
+	}
+	send_packet(s, write_mem(s, g, addr, buf, len) ? "E0e" : "OK");
+	free(buf);
+}
+
+/* The aligned pieces (1, 2, 4 or 8 bytes) of a watched range. */
+static int hw_pieces(uint64_t addr, unsigned long len, uint64_t *pa, int *pl,
+		     int max)
+{
+	int n = 0;
+
+	while (len) {
+		int sz = 8;
+
+		while (sz > 1 && ((addr & (uint64_t)(sz - 1)) || (unsigned long)sz > len))
+			sz /= 2;
+		if (n == max)
+			return -1;
+		pa[n] = addr;
+		pl[n++] = sz;
+		addr += (uint64_t)sz;
+		len -= (unsigned long)sz;
+	}
+	return n;
+}
+
+static void do_point(struct gdbstub *s, const char *p, bool insert)
+{
+	struct gthr *g = gthr_access(s);
+	unsigned long type, addr, kind;
+	uint64_t pa[4];
+	int pl[4], n, i, j, free_slots = 0;
+
+	if (!parse_ulong(&p, &type) || *p++ != ',' || !parse_ulong(&p, &addr) ||
+	    *p++ != ',' || !parse_ulong(&p, &kind)) {
+		send_error(s, 1);
+		return;
+	}
+	if (type > 4 || type == 3) {
+		send_packet(s, "");	/* read watchpoints: x86 has none */
+		return;
+	}
+	if (!g) {
+		send_error(s, 1);
+		return;
+	}
+	if (type == 0) {
+		struct swbp *b = bp_find(s, addr), **pp;
+		unsigned char cc = 0xcc;
+
+		if (insert) {
+			if (b) {
+				send_packet(s, "OK");
+				return;
+			}
+			b = calloc(1, sizeof(*b));
+			if (!b || utrace_mem_read(g->first, addr, &b->orig, 1) != 1 ||
+			    utrace_mem_write(g->first, addr, &cc, 1) != 1) {
+				free(b);
+				send_error(s, 14);
+				return;
+			}
+			b->addr = addr;
+			b->next = s->bps;
+			s->bps = b;
+		} else if (b) {
+			utrace_mem_write(g->first, addr, &b->orig, 1);
+			for (pp = &s->bps; *pp != b; pp = &(*pp)->next)
+				;
+			*pp = b->next;
+			free(b);
+		}
+		send_packet(s, "OK");
+		return;
+	}
+	if (type == 1)
+		kind = 1;
+	n = hw_pieces(addr, kind, pa, pl, 4);
+	if (insert) {
+		for (i = 0; i < 4; i++)
+			free_slots += !s->dr[i].used;
+		if (n < 0 || n > free_slots) {
+			send_error(s, 28);
+			return;
+		}
+		for (i = 0, j = 0; i < 4 && j < n; i++) {
+			if (s->dr[i].used)
+				continue;
+			s->dr[i] = (struct hwslot){ true, (char)('0' + type),
+				pa[j], type == 1 ? 1 : pl[j], addr, (int)kind };
+			j++;
+		}
+	} else {
+		for (i = 0; i < 4; i++)
+			if (s->dr[i].used && s->dr[i].req_addr == addr &&
+			    s->dr[i].req_len == (int)kind &&
+			    s->dr[i].type == (char)('0' + type))
+				s->dr[i].used = false;
+	}
+	s->dr_gen++;
+	send_packet(s, "OK");
+}
+
+/* -- Resuming ----------------------------------------------------------------- */
+
+struct action {
+	char a;		/* 0: none, 'c', 's' */
+	int sig;	/* Linux */
+};
+
+/* A pending event that still stands (a removed breakpoint's does not). */
+static bool pending(struct gdbstub *s, struct gthr *g)
+{
+	if (g->dead || g->ev == GEV_NONE || g->ev == GEV_INIT)
+		return false;
+	if (g->ev == GEV_SWBREAK && !bp_find(s, g->ev_addr)) {
+		g->ev = GEV_NONE;
+		return false;
+	}
+	if (g->ev == GEV_INTR || g->ev == GEV_STEP) {
+		g->ev = GEV_NONE;
+		return false;
+	}
+	return true;
+}
+
+static void resume_thread(struct gthr *g, struct action *a)
+{
+	if (g->dead)
+		return;
+	dr_apply(g);
+	if (a->sig && g->last) {
+		if (g->ev_has_info && g->ev_info.si_signo == a->sig) {
+			g->inj = g->ev_info;
+		} else {
+			memset(&g->inj, 0, sizeof(g->inj));
+			g->inj.si_signo = a->sig;
+			g->inj.si_code = SI_USER;
+		}
+		g->inject = true;
+		utrace_control(g->last, UTRACE_INTERRUPT);
+	}
+	g->ev_has_info = false;
+	g->want_stop = false;
+	g->stopped = false;
+	g->step = a->a == 's';
+	g->ev = GEV_NONE;
+	utrace_control(g->first, g->step ? UTRACE_SINGLESTEP : UTRACE_RESUME);
+}
+
+/* Apply per-thread actions (index parallel to the thread list). */
+static void resume(struct gdbstub *s, struct action *acts, size_t n)
+{
+	struct gthr *g;
+	size_t i;
+
+	if (s->gone) {
+		report_exit(s);
+		return;
+	}
+	s->waiting = true;
+	for (g = s->threads, i = 0; g && i < n; g = g->next, i++)
+		if (acts[i].a && pending(s, g)) {
+			/* As gdbserver: report it instead of resuming. */
+			s->stopping = true;
+			s->evthr = g;
+			return;
+		}
+	for (g = s->threads, i = 0; g && i < n; g = g->next, i++)
+		if (acts[i].a)
+			resume_thread(g, &acts[i]);
+}
+
+static size_t nthreads(struct gdbstub *s)
+{
+	struct gthr *g;
+	size_t n = 0;
+
+	for (g = s->threads; g; g = g->next)
+		n++;
+	return n;
+}
+
+static void do_vcont(struct gdbstub *s, const char *p)
+{
+	size_t n = nthreads(s), i;
+	struct action *acts = calloc(n + 1, sizeof(*acts));
+	struct gthr *g;
+
+	if (!acts) {
+		send_error(s, 12);
+		return;
+	}
+	while (*p == ';') {
+		struct action a = { 0, 0 };
+		unsigned long sig = 0;
+		pid_t tid = -1;
+
+		p++;
+		a.a = *p == 'C' ? 'c' : *p == 'S' ? 's' : *p;
+		if (a.a != 'c' && a.a != 's') {
+			free(acts);
+			send_error(s, 1);
+			return;
+		}
+		if (*p == 'C' || *p == 'S') {
+			p++;
+			if (!parse_ulong(&p, &sig)) {
+				free(acts);
+				send_error(s, 1);
+				return;
+			}
+			a.sig = sig_from_gdb((int)sig);
+		} else {
+			p++;
+		}
+		if (*p == ':') {
+			p++;
+			tid = parse_tid(&p);
+		}
+		for (g = s->threads, i = 0; g; g = g->next, i++)
+			if (!acts[i].a && (tid <= 0 || tid == g->tid))
+				acts[i] = a;
+	}
+	resume(s, acts, n);
+	free(acts);
+}
+
+static void do_old_resume(struct gdbstub *s, const char *p)
+{
+	size_t n = nthreads(s), i;
+	struct action *acts = calloc(n + 1, sizeof(*acts));
+	unsigned long sig = 0, addr;
+	char c = *p++;
+	struct gthr *g;
+
+	if (!acts) {
+		send_error(s, 12);
+		return;
+	}
+	if (c == 'C' || c == 'S') {
+		parse_ulong(&p, &sig);
+		if (*p == ';')
+			p++;
+	}
+	if (parse_ulong(&p, &addr)) {
+		g = gthr_access(s);
+		if (g) {
+			struct user_regs_struct r;
+
+			if (utrace_regs_get(g->first, &r) == 0) {
+				r.rip = addr;
+				utrace_regs_set(g->first, &r);
+			}
+		}
+	}
+	for (g = s->threads, i = 0; g; g = g->next, i++) {
+		acts[i].a = 'c';
+		if (g->tid == s->gtid || (!s->gtid && g->tid == s->last_tid)) {
+			acts[i].a = c == 's' || c == 'S' ? 's' : 'c';
+			acts[i].sig = sig_from_gdb((int)sig);
+		}
+	}
+	resume(s, acts, n);
+	free(acts);
+}
+
+static void do_pass_signals(struct gdbstub *s, const char *p)
+{
+	unsigned long v;
+
+	memset(s->pass, 0, sizeof(s->pass));
+	while (parse_ulong(&p, &v)) {
+		int sig = sig_from_gdb((int)v);
+
+		if (sig)
+			s->pass[sig] = true;
+		if (*p != ';')
+			break;
+		p++;
+	}
+	send_packet(s, "OK");
+}
+
+static void do_catch_syscalls(struct gdbstub *s, const char *p)
+{
+	unsigned long v;
+	struct gthr *g;
+	long *nrs = NULL;
+	size_t n = 0;
+
+	if (*p == '0') {
+		s->catch_on = false;
+	} else if (*p == '1') {
+		p++;
+		while (*p == ';') {
+			long *q;
+
+			p++;
+			if (!parse_ulong(&p, &v) || v >= 1024) {
+				free(nrs);
+				send_error(s, 1);
+				return;
+			}
+			q = realloc(nrs, (n + 1) * sizeof(*q));
+			if (!q) {
+				free(nrs);
+				send_error(s, 12);
+				return;
+			}
+			nrs = q;
+			nrs[n++] = (long)v;
+		}
+		s->catch_on = true;
+		s->catch_any = n == 0;
+	} else {
+		send_error(s, 1);
+		return;
+	}
+	free(s->catch_nrs);
+	s->catch_nrs = nrs;
+	s->catch_n = n;
+	for (g = s->threads; g; g = g->next)
+		if (!g->dead)
+			set_syscall_events(s, g);
+	send_packet(s, "OK");
+}
+
+static void do_thread_list(struct gdbstub *s)
+{
+	struct sbuf b = { 0 };
+	struct gthr *g;
+	char sep = 'm';
+
+	for (g = s->threads; g; g = g->next) {
+		if (g->dead)
+			continue;
+		sb_printf(&b, "%cp%x.%x", sep, (unsigned)s->pid,
+			  (unsigned)g->tid);
+		sep = ',';
+	}
+	send_packet(s, b.len ? b.p : "l");
+	sb_free(&b);
+}
+
+static void do_kill(struct gdbstub *s, bool reply)
+{
+	if (!s->gone)
+		kill(s->pid, SIGKILL);
+	if (reply)
+		send_packet(s, "OK");
+	/* Nothing is held any more: SIGKILL ends every stop. */
+}
+
+/*
+ * vFile: gdb reads the program and /proc files through the target.  The
+ * stub runs on the same machine, so these are its own files; at most 16
+ * are open at a time and all close with the connection.
+ */
+static void vfile_reply(struct gdbstub *s, long r, int err)
+{
+	char buf[32];
+
+	if (r < 0)
+		snprintf(buf, sizeof(buf), "F-1,%x", err);
+	else
+		snprintf(buf, sizeof(buf), "F%lx", r);
+	send_packet(s, buf);
+}
+
+static void do_vfile(struct gdbstub *s, const char *p)
+{
+	unsigned long a, b, c;
+	int i;
+
+	if (!strncmp(p, "setfs:", 6)) {
+		vfile_reply(s, 0, 0);
+	} else if (!strncmp(p, "open:", 5)) {
+		char name[4096];
+		const char *q = p + 5;
+		const char *comma = strchr(q, ',');
+		ssize_t n;
+		int fd;
+
+		if (!comma || (size_t)(comma - q) / 2 >= sizeof(name)) {
+			vfile_reply(s, -1, EINVAL);
+			return;
+		}
+		n = get_hex((unsigned char *)name, q, (size_t)(comma - q) / 2);
+		if (n < 0) {
+			vfile_reply(s, -1, EINVAL);
+			return;
+		}
+		name[n] = 0;
+		q = comma + 1;
+		if (!parse_ulong(&q, &a) || (a & 3) != 0) {
+			/* Read only: gdb's O_RDONLY is 0. */
+			vfile_reply(s, -1, EACCES);
+			return;
+		}
+		for (i = 0; i < 16 && s->vfd[i] > 0; i++)
+			;
+		if (i == 16) {
+			vfile_reply(s, -1, EMFILE);
+			return;
+		}
+		fd = open(name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			vfile_reply(s, -1, errno == ENOENT ? 2 : errno == EACCES
+				    ? 13 : 9999);
+			return;
+		}
+		s->vfd[i] = fd + 1;
+		vfile_reply(s, i, 0);
+	} else if (!strncmp(p, "pread:", 6)) {
+		const char *q = p + 6;
+		char *buf, *out;
+		ssize_t n;
+		int len;
+
+		if (!parse_ulong(&q, &a) || *q++ != ',' ||
+		    !parse_ulong(&q, &b) || *q++ != ',' ||
+		    !parse_ulong(&q, &c) || a >= 16 || !s->vfd[a]) {
+			vfile_reply(s, -1, 9);
+			return;
+		}
+		if (b > PKT_MAX / 2 - 32)
+			b = PKT_MAX / 2 - 32;
+		buf = malloc(b + 1);
+		out = malloc(2 * b + 32);
+		if (!buf || !out) {
+			free(buf);
+			free(out);
+			vfile_reply(s, -1, 12);
+			return;
+		}
+		n = pread(s->vfd[a] - 1, buf, b, (off_t)c);
+		if (n < 0) {
+			vfile_reply(s, -1, 5);
+		} else {
+			len = snprintf(out, 32, "F%lx;", (unsigned long)n);
+			send_packet_len(s, out, (size_t)len +
+					put_bin(out + len,
+						(unsigned char *)buf,
+						(size_t)n));
+		}
+		free(buf);
+		free(out);
+	} else if (!strncmp(p, "close:", 6)) {
+		const char *q = p + 6;
+
+		if (!parse_ulong(&q, &a) || a >= 16 || !s->vfd[a]) {
+			vfile_reply(s, -1, 9);
+			return;
+		}
+		close(s->vfd[a] - 1);
+		s->vfd[a] = 0;
+		vfile_reply(s, 0, 0);
+	} else {
+		send_packet(s, "");
+	}
+}
+
+static void handle_packet(struct gdbstub *s, char *p, size_t len)
+{
+	char *end = p + len;
+	const char *q;
+	char buf[64];
+
+	p[len] = 0;
+	switch (p[0]) {
+	case '?':
+		send_packet(s, s->stopreply[0] ? s->stopreply : "W00");
+		return;
+	case '!':
+		send_packet(s, "OK");
+		return;
+	case 'g':
+		do_read_regs(s);
+		return;
+	case 'G':
+		do_write_regs(s, p + 1);
+		return;
+	case 'p':
+		do_reg(s, p + 1, false);
+		return;
+	case 'P':
+		do_reg(s, p + 1, true);
+		return;
+	case 'm':
+		do_read_mem(s, p + 1);
+		return;
+	case 'M':
+		do_write_mem(s, p + 1, end, false);
+		return;
+	case 'X':
+		do_write_mem(s, p + 1, end, true);
+		return;
+	case 'Z':
+	case 'z':
+		do_point(s, p + 1, p[0] == 'Z');
+		return;
+	case 'c':
+	case 's':
+	case 'C':
+	case 'S':
+		do_old_resume(s, p);
+		return;
+	case 'H':
+		q = p + 2;
+		if (p[1] == 'g') {
+			pid_t tid = parse_tid(&q);
+
+			if (tid > 0 && !gthr_live(s, tid)) {
+				send_error(s, 1);
+				return;
+			}
+			s->gtid = tid > 0 ? tid : s->last_tid;
+		}
+		send_packet(s, "OK");
+		return;
+	case 'T':
+		q = p + 1;
+		send_packet(s, gthr_live(s, parse_tid(&q)) ? "OK" : "E01");
+		return;
+	case 'D':
+		send_packet(s, "OK");
+		fprintf(stderr, "utrace: gdb detached from process %d\n",
+			s->pid);
+		let_go(s);
+		return;
+	case 'k':
+		do_kill(s, false);
+		return;
+	default:
+		break;
+	}
+	if (!strncmp(p, "qSupported", 10)) {
+		send_packet(s, "PacketSize=4000;QPassSignals+;QCatchSyscalls+;"
+			    "QStartNoAckMode+;qXfer:features:read+;"
+			    "qXfer:auxv:read+;qXfer:threads:read+;"
+			    "qXfer:exec-file:read+;multiprocess+;swbreak+;"
+			    "hwbreak+;vContSupported+");
+	} else if (!strcmp(p, "QStartNoAckMode")) {
+		send_packet(s, "OK");
+		s->noack = true;
+	} else if (!strncmp(p, "qXfer:", 6)) {
+		do_qxfer(s, p);
+	} else if (!strncmp(p, "qAttached", 9)) {
+		send_packet(s, s->attached ? "1" : "0");
+	} else if (!strcmp(p, "qC")) {
+		snprintf(buf, sizeof(buf), "QCp%x.%x", (unsigned)s->pid,
+			 (unsigned)(s->last_tid ? s->last_tid : s->pid));
+		send_packet(s, buf);
+	} else if (!strcmp(p, "qfThreadInfo")) {
+		do_thread_list(s);
+	} else if (!strcmp(p, "qsThreadInfo")) {
+		send_packet(s, "l");
+	} else if (!strncmp(p, "qSymbol", 7)) {
+		send_packet(s, "OK");
+	} else if (!strncmp(p, "QPassSignals:", 13)) {
+		do_pass_signals(s, p + 13);
+	} else if (!strncmp(p, "QProgramSignals:", 16)) {
+		send_packet(s, "OK");
+	} else if (!strncmp(p, "QCatchSyscalls:", 15)) {
+		do_catch_syscalls(s, p + 15);
+	} else if (!strcmp(p, "vCont?")) {
+		send_packet(s, "vCont;c;C;s;S");
+	} else if (!strncmp(p, "vCont;", 6)) {
+		do_vcont(s, p + 5);
+	} else if (!strncmp(p, "vFile:", 6)) {
+		do_vfile(s, p + 6);
+	} else if (!strncmp(p, "vKill", 5)) {
+		do_kill(s, true);
+	} else {
+		send_packet(s, "");	/* unknown: the empty reply */
+	}
+}
+
+/* Undo '}' escapes and '*' run lengths; returns the new length. */
+static size_t unescape(char *p, size_t n)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '}' && i + 1 < n) {
+			p[j++] = (char)(p[++i] ^ 0x20);
+		} else if (p[i] == '*' && j > 0 && i + 1 < n) {
+			int rep = (unsigned char)p[++i] - 29;
+			char c = p[j - 1];
+
+			while (rep-- > 0 && j < i)
+				p[j++] = c;
+		} else {
+			p[j++] = p[i];
+		}
+	}
+	return j;
+}
+
+/* Frame what came in: acks, Ctrl-C, $data#cs; bad checksums get '-'. */
+static void parse_input(struct gdbstub *s)
+{
+	size_t i = 0;
+
+	while (i < s->inlen && s->cfd >= 0 && s->active) {
+		char c = s->in[i];
+		char *hash;
+		unsigned cs = 0, want;
+		size_t k, n;
+
+		if (c == '+') {
+			i++;
+			continue;
+		}
+		if (c == '-') {
+			if (!s->noack && s->out)
+				send_raw(s, s->out, s->outlen);
+			i++;
+			continue;
+		}
+		if (c == 0x03) {
+			i++;
+			if (s->waiting && !s->stopping && s->threads) {
+				struct gthr *g = gthr_live(s, s->last_tid);
+
+				if (!g)
+					g = gthr_live(s, s->pid);
+				if (!g)
+					g = s->threads;
+				s->stopping = true;
+				s->evthr = g;
+				g->ev = GEV_INTR;
+				stop_all(s);
+			}
+			continue;
+		}
+		if (c != '$') {
+			i++;		/* noise between packets */
+			continue;
+		}
+		if (s->waiting)
+			break;		/* served once the stop is reported */
+		hash = memchr(s->in + i, '#', s->inlen - i);
+		if (!hash || (size_t)(hash - s->in) + 3 > s->inlen)
+			break;		/* not complete yet */
+		n = (size_t)(hash - (s->in + i + 1));
+		for (k = 0; k < n; k++)
+			cs += (unsigned char)s->in[i + 1 + k];
+		cs &= 0xff;
+		want = (unsigned)(hexval(hash[1]) << 4 | hexval(hash[2]));
+		if (hexval(hash[1]) < 0 || hexval(hash[2]) < 0 || cs != want) {
+			if (!s->noack)
+				send_raw(s, "-", 1);
+			i = (size_t)(hash - s->in) + 3;
+			continue;
+		}
+		if (!s->noack)
+			send_raw(s, "+", 1);
+		{
+			char *pkt = malloc(n + 1);
+
+			if (pkt) {
+				memcpy(pkt, s->in + i + 1, n);
+				n = unescape(pkt, n);
+				handle_packet(s, pkt, n);
+				free(pkt);
+			}
+		}
+		i = (size_t)(hash - s->in) + 3;
+	}
+	if (s->cfd < 0 || !s->active) {
+		s->inlen = 0;
+		return;
+	}
+	memmove(s->in, s->in + i, s->inlen - i);
+	s->inlen -= i;
+	if (s->inlen == sizeof(s->in)) {
+		/* No '#' in a full buffer: not a packet gdb would send. */
+		s->inlen = 0;
+		if (!s->noack)
+			send_raw(s, "-", 1);
+	}
+}
+
+
+static void client_read(struct gdbstub *s)
+{
+	ssize_t n = recv(s->cfd, s->in + s->inlen, sizeof(s->in) - s->inlen,
+			 MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		fprintf(stderr, "utrace: gdb connection closed\n");
+		client_gone(s);
+		return;
+	}
+	s->inlen += (size_t)n;
+	parse_input(s);
+}
+
+static void refuse(int fd)
+{
+	static const char msg[] = "E.utrace: another gdb is already attached";
+	char pkt[128];
+	unsigned cs = 0;
+	size_t i;
+
+	for (i = 0; msg[i]; i++)
+		cs += (unsigned char)msg[i];
+	i = (size_t)snprintf(pkt, sizeof(pkt), "$%s#%02x", msg, cs & 0xff);
+	send(fd, pkt, i, MSG_NOSIGNAL);
+	fprintf(stderr, "utrace: refused a second gdb connection: "
+		"one is already attached\n");
+	close(fd);
+}
+
+static void accept_client(struct gdbstub *s)
+{
+	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC), one = 1;
+
+	if (fd < 0)
+		return;
+	if (s->cfd >= 0 || !s->active) {
+		refuse(fd);
+		return;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	s->cfd = fd;
+	s->noack = false;
+	s->inlen = 0;
+	fprintf(stderr, "utrace: gdb connected to process %d\n", s->pid);
+}
+
+/* Once every thread is held: the stop reply, or the end of a closing. */
+static void check_stopped(struct gdbstub *s)
+{
+	struct gthr *g;
+
+	if (!s->active)
+		return;
+	if (!s->stopping && !s->closing)
+		return;
+	for (g = s->threads; g; g = g->next)
+		if (!g->dead && !g->stopped)
+			return;
+	if (s->closing) {
+		let_go(s);
+		return;
+	}
+	if (s->gone && !s->threads) {
+		report_exit(s);
+		return;
+	}
+	g = s->evthr;
+	if (!g || g->dead) {
+		for (g = s->threads; g; g = g->next)
+			if (pending(s, g))
+				break;
+		if (!g) {
+			s->stopping = false;
+			return;
+		}
+	}
+	report(s, g);
+	if (s->inlen)
+		parse_input(s);	/* what gdb sent meanwhile */
+}
+
+int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
+{
+	struct pollfd pf[3];
+	int n = 0, r, li = -1, ci = -1;
+
+	pf[n++] = (struct pollfd){ utrace_fd(s->t), POLLIN, 0 };
+	if (s->lfd >= 0) {
+		li = n;
+		pf[n++] = (struct pollfd){ s->lfd, POLLIN, 0 };
+	}
+	if (s->cfd >= 0) {
+		ci = n;
+		pf[n++] = (struct pollfd){ s->cfd, POLLIN, 0 };
+	}
+	if (poll(pf, (nfds_t)n, timeout_ms) < 0 && errno != EINTR)
+		return -errno;
+	r = utrace_dispatch(s->t, 0);
+	check_stopped(s);
+	if (ci >= 0 && pf[ci].revents && s->cfd >= 0)
+		client_read(s);
+	if (li >= 0 && (pf[li].revents & POLLIN) && s->lfd >= 0)
+		accept_client(s);
+	if (r >= 0) {
+		int r2 = utrace_dispatch(s->t, 0);
+
+		if (r2 > 0)
+			r += r2;
+	}
+	check_stopped(s);
+	return r;
+}
+
+/* -- Setting up ----------------------------------------------------------- */
+
+static int listen_on(struct gdbstub *s, const char *addr)
+{
+	int fd, one = 1, err;
+
+	if (strchr(addr, '/')) {
+		struct sockaddr_un un = { .sun_family = AF_UNIX };
+
+		if (strlen(addr) >= sizeof(un.sun_path))
+			return -ENAMETOOLONG;
+		strcpy(un.sun_path, addr);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		if (bind(fd, (struct sockaddr *)&un, sizeof(un)) < 0 ||
+		    listen(fd, 4) < 0) {
+			err = -errno;
+			close(fd);
+			return err;
+		}
+		s->upath = strdup(addr);
+		fprintf(stderr, "utrace: gdb: listening on %s\n", addr);
+	} else {
+		struct addrinfo hints = { .ai_family = AF_UNSPEC,
+					  .ai_socktype = SOCK_STREAM,
+					  .ai_flags = AI_PASSIVE }, *ai;
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		const char *colon = strrchr(addr, ':');
+		char host[256];
+		unsigned port;
+
+		if (!colon || colon - addr >= (long)sizeof(host) ||
+		    !colon[1] || strspn(colon + 1, "0123456789") !=
+		    strlen(colon + 1))
+			return -EINVAL;
+		memcpy(host, addr, (size_t)(colon - addr));
+		host[colon - addr] = 0;
+		if (!host[0])
+			strcpy(host, "127.0.0.1");
+		if (getaddrinfo(host, colon + 1, &hints, &ai))
+			return -EADDRNOTAVAIL;
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			err = -errno;
+			freeaddrinfo(ai);
+			return err;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 ||
+		    listen(fd, 4) < 0) {
+			err = -errno;
+			freeaddrinfo(ai);
+			close(fd);
+			return err;
+		}
+		freeaddrinfo(ai);
+		getsockname(fd, (struct sockaddr *)&ss, &sl);
+		port = ntohs(ss.ss_family == AF_INET6 ?
+			     ((struct sockaddr_in6 *)&ss)->sin6_port :
+			     ((struct sockaddr_in *)&ss)->sin_port);
+		fprintf(stderr, "utrace: gdb: listening on port %u\n", port);
+	}
+	s->lfd = fd;
+	return 0;
+}
+
+int gdbstub_new(struct utrace_tracer *t, const char *addr,
+		struct gdbstub **out)
+{
+	struct gdbstub *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	s->t = t;
+	s->lfd = s->cfd = -1;
+	err = listen_on(s, addr);
+	if (err) {
+		free(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+int gdbstub_set_process(struct gdbstub *s, pid_t pid, bool spawned)
+{
+	s->pid = pid;
+	s->active = true;
+	s->attached = !spawned;
+	s->wait_exec = spawned;
+	s->waiting = true;	/* the first stop is kept for gdb's '?' */
+	return 0;
+}
+
+/* -p: every thread of the process, then hold them all. */
+int gdbstub_start(struct gdbstub *s)
+{
+	char path[64];
+	struct dirent *de;
+	struct gthr *g;
+	DIR *d;
+
+	if (s->wait_exec)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", s->pid);
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d))) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+
+			if (tid > 0 && !gthr_find(s, tid))
+				attach_pair(s, tid);
+		}
+		closedir(d);
+	}
+	g = gthr_find(s, s->pid);
+	if (!g)
+		return -ESRCH;
+	event(g, GEV_INIT);
+	return 0;
+}
+
+void gdbstub_free(struct gdbstub *s)
+{
+	if (!s)
+		return;
+	close_client(s);
+	if (s->lfd >= 0)
+		close(s->lfd);
+	if (s->upath)
+		unlink(s->upath);
+	free(s->upath);
+	free(s->catch_nrs);
+	free(s->out);
+	free(s);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * utrace --gdb: gdb's remote serial protocol served from two libutrace
+ * engines per thread of the debugged process, beside the printer and the
+ * other engines of utrace (see gdbstub.c for the design).
+ */
+#ifndef UT_GDBSTUB_H
+#define UT_GDBSTUB_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <utrace.h>
+
+struct gdbstub;
+
+/*
+ * Listen on @addr (":PORT" or "HOST:PORT", ":0" picks a free port; a
+ * string with a '/' is a Unix socket path).  Prints "Listening on ..." on
+ * stderr.  Returns 0 or -errno.
+ */
+int gdbstub_new(struct utrace_tracer *t, const char *addr,
+		struct gdbstub **out);
+/*
+ * The process gdb debugs: @spawned is true for a command utrace started
+ * (stopped after its execve for gdb), false for -p (every thread is
+ * stopped at once).
+ */
+int gdbstub_set_process(struct gdbstub *s, pid_t pid, bool spawned);
+/* After the engines are attached: with -p, hold every thread for gdb. */
+int gdbstub_start(struct gdbstub *s);
+/*
+ * Hooks of attach_engines(): the first engine goes right after the keeper
+ * (before the printer, so that breakpoint traps never reach it), the last
+ * after every other engine.  Threads of other processes are left alone.
+ */
+int gdbstub_attach_first(struct gdbstub *s, pid_t tid, pid_t tgid);
+int gdbstub_attach_last(struct gdbstub *s, pid_t tid, pid_t tgid);
+/*
+ * The loop: wait up to @timeout_ms for the tracer or the gdb connection,
+ * then dispatch and serve.  Returns utrace_dispatch()'s result.
+ */
+int gdbstub_dispatch(struct gdbstub *s, int timeout_ms);
+/* Close the connection; threads held for gdb run on. */
+void gdbstub_free(struct gdbstub *s);
+
+#endif /* UT_GDBSTUB_H */
