@@ -7,7 +7,10 @@
  *   signal    SIGUSR1 to a handler, then SIGUSR2 (ignored by the program)
  *   crash     a write through a null pointer
  *   syscall   a few getppid() calls
- *   forever   getppid() in a loop until killed (for detach, Ctrl-C, kill)
+ *   tree      a child loops on getppid() (dying with its parent) while
+ *             the parent calls touch()
+ *   forever   getppid() in a loop until killed (for detach, Ctrl-C, kill);
+ *             after 100 rounds it creates the file argv[2], if given
  * Variables are volatile so that -O1 keeps them where gdb looks.
  */
 #include <pthread.h>
@@ -15,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 volatile int counter;
@@ -84,10 +89,11 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "threads")) {
 		pthread_t t[2];
 
-		for (i = 0; i < 2; i++)
+		/* One after the other: the same stops under any scheduler. */
+		for (i = 0; i < 2; i++) {
 			pthread_create(&t[i], NULL, worker, (void *)(long)(i + 1));
-		for (i = 0; i < 2; i++)
 			pthread_join(t[i], NULL);
+		}
 		printf("hits %d\n", thread_hits);
 		return 0;
 	}
@@ -112,11 +118,28 @@ int main(int argc, char **argv)
 		printf("ppid calls %d\n", sum);
 		return 0;
 	}
+	if (!strcmp(mode, "tree")) {
+		pid_t child = fork();
+
+		if (child == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;) {
+				getppid();
+				usleep(1000);
+			}
+		}
+		usleep(100000);
+		touch(5);
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		return 0;
+	}
 	if (!strcmp(mode, "forever")) {
 		for (;;) {
 			getppid();
 			usleep(1000);
-			counter++;
+			if (++counter == 100 && argc > 2)
+				fclose(fopen(argv[2], "w"));
 		}
 	}
 	return 2;

@@ -84,6 +84,8 @@ struct gthr {
 	uint64_t ev_addr;
 	char ev_watch;
 	long ev_nr;
+	bool si_valid;		/* si: the signal of this stop */
+	siginfo_t si;
 	bool inject;		/* the last engine delivers inj at the report */
 	siginfo_t inj;
 	unsigned dr_gen;	/* debug registers written for this generation */
@@ -115,7 +117,8 @@ struct gdbstub {
 	bool wait_exec;		/* spawned: stop at its execve */
 	bool active;		/* engines hold threads for gdb */
 	bool closing;		/* gdb left while running: stop, then let go */
-	bool waiting;		/* gdb waits for a stop reply */
+	bool waiting;		/* threads run: a stop reply is due */
+	bool asked;		/* gdb resumed and reads a stop reply */
 	bool stopping;		/* all-stop in progress */
 	bool gone;		/* the process has ended */
 	bool gone_told;
@@ -466,8 +469,9 @@ static void report(struct gdbstub *s, struct gthr *g)
 	s->waiting = false;
 	s->stopping = false;
 	s->evthr = NULL;
-	if (s->cfd >= 0)
+	if (s->cfd >= 0 && s->asked)
 		send_packet(s, s->stopreply);
+	s->asked = false;
 }
 
 static void report_exit(struct gdbstub *s)
@@ -485,8 +489,9 @@ static void report_exit(struct gdbstub *s)
 	s->waiting = false;
 	s->stopping = false;
 	s->gone_told = true;
-	if (s->cfd >= 0)
+	if (s->cfd >= 0 && s->asked)
 		send_packet(s, buf);
+	s->asked = false;
 }
 
 /* Ask every thread to stop; the reply waits until all are held. */
@@ -625,6 +630,8 @@ static uint32_t f_signal(uint32_t action, struct utrace_engine *e,
 	if (!info)
 		return sa | vote(g);
 	sig = info->si_signo;
+	g->si = *info;
+	g->si_valid = true;
 	if (sig == SIGTRAP && own_trap(g, e, info))
 		return UTRACE_SIGNAL_REPORT | vote(g);
 	if (sig > 0 && sig <= 64 && s->pass[sig])
@@ -888,7 +895,9 @@ int gdbstub_attach_last(struct gdbstub *s, pid_t tid, pid_t tgid)
 			    &last_ops, g, &g->last);
 	if (err)
 		return err;
-	return utrace_set_events(g->last, UTRACE_EVENT_SIGNAL_ALL);
+	/* QUIESCE: the REPORT pass of an interrupt visits QUIESCE engines only. */
+	return utrace_set_events(g->last, UTRACE_EVENT_SIGNAL_ALL |
+				 UTRACE_EVENT(QUIESCE));
 }
 
 static int attach_pair(struct gdbstub *s, pid_t tid)
@@ -1382,6 +1391,17 @@ static void do_qxfer(struct gdbstub *s, const char *p)
 	} else if (!strncmp(obj, "auxv:", 5)) {
 		snprintf(path, sizeof(path), "/proc/%d/auxv", s->pid);
 		ok = !s->gone && read_file(path, &b);
+	} else if (!strncmp(obj, "siginfo:", 8)) {
+		struct gthr *g = gthr_access(s);
+		siginfo_t si;
+
+		ok = g != NULL;
+		if (ok && g->si_valid)
+			si = g->si;
+		else if (ok)
+			ok = ptrace(PTRACE_GETSIGINFO, g->tid, 0L, &si) == 0;
+		if (ok)
+			sb_putn(&b, (const char *)&si, sizeof(si));
 	} else if (!strncmp(obj, "threads:", 8)) {
 		thread_xml(s, &b);
 	} else if (!strncmp(obj, "exec-file:", 10)) {
@@ -1755,6 +1775,7 @@ static void resume_thread(struct gthr *g, struct action *a)
 		utrace_control(g->last, UTRACE_INTERRUPT);
 	}
 	g->ev_has_info = false;
+	g->si_valid = false;
 	g->want_stop = false;
 	g->stopped = false;
 	g->step = a->a == 's';
@@ -1768,6 +1789,7 @@ static void resume(struct gdbstub *s, struct action *acts, size_t n)
 	struct gthr *g;
 	size_t i;
 
+	s->asked = true;
 	if (s->gone) {
 		report_exit(s);
 		return;
@@ -2153,7 +2175,8 @@ static void handle_packet(struct gdbstub *s, char *p, size_t len)
 		send_packet(s, "PacketSize=4000;QPassSignals+;QCatchSyscalls+;"
 			    "QStartNoAckMode+;qXfer:features:read+;"
 			    "qXfer:auxv:read+;qXfer:threads:read+;"
-			    "qXfer:exec-file:read+;multiprocess+;swbreak+;"
+			    "qXfer:exec-file:read+;qXfer:siginfo:read+;"
+			    "multiprocess+;swbreak+;"
 			    "hwbreak+;vContSupported+");
 	} else if (!strcmp(p, "QStartNoAckMode")) {
 		send_packet(s, "OK");

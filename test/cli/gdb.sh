@@ -1,0 +1,421 @@
+#!/bin/sh
+# utrace --gdb against gdbserver: the same gdb batch scripts run through
+# both, on test/progs/gdb_prog, and their outputs must agree once addresses
+# and pids are normalised.  Then utrace's own side: the syscall log beside
+# gdb, and bad input (malformed packets, checksums, a second gdb, a client
+# that goes away).  Only 127.0.0.1 is used.
+O=${O:-build}
+case $O in /*) ;; *) O=$(pwd)/$O ;; esac
+U=$O/utrace
+P=$O/test/progs/gdb_prog
+for tool in gdb gdbserver python3; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		echo "# $tool is not installed (scripts/deps installs it)"
+		echo "ok - gdb differential tests # SKIP $tool missing"
+		exit 0
+	fi
+done
+if ! grep -q avx2 /proc/cpuinfo; then
+	echo "ok - gdb differential tests # SKIP no AVX2 on this CPU"
+	exit 0
+fi
+tmp=$(mktemp -d)
+server=
+cleanup() {
+	[ -n "$server" ] && kill -9 "$server" 2>/dev/null
+	pkill -9 -f "^$P " 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+cd "$tmp" || exit 1
+
+ok() { echo "ok - $1"; }
+nok() {
+	echo "not ok - $1"
+	shift
+	for f in "$@"; do sed 's/^/# /' "$f" | head -40; done
+}
+t() {	# name, shell condition, file to show on failure
+	if eval "$2"; then ok "$1"; else nok "$1" "${3:-/dev/null}"; fi
+}
+
+# Wait for a file to hold a line matching a pattern (at most 20 s).
+wait_for() {	# file, pattern
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 200 ] && return 1
+		sleep 0.1
+	done
+}
+
+# Start a server for gdb_prog MODE: sets $port and $server.
+start() {	# kind (utrace|gdbserver), mode, extra args...
+	kind=$1
+	shift
+	rm -f srv.err srv.out log
+	if [ "$kind" = utrace ]; then
+		"$U" -f -o log --gdb=127.0.0.1:0 "$P" "$@" >srv.out 2>srv.err &
+	else
+		gdbserver 127.0.0.1:0 "$P" "$@" >srv.out 2>srv.err &
+	fi
+	server=$!
+	wait_for srv.err 'port [0-9]' || return 1
+	port=$(grep -o 'port [0-9]*' srv.err | head -1 | cut -d' ' -f2)
+}
+
+# Wait for the server to end (gdb killed the program or it ran to its end).
+finish() {
+	[ -n "$GDB_TEST_TIMES" ] && date +%s.%N >&2
+	i=0
+	while kill -0 "$server" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 100 ]; then
+			kill -9 "$server" 2>/dev/null
+			break
+		fi
+		sleep 0.1
+	done
+	wait "$server" 2>/dev/null
+	server=
+}
+
+norm() {
+	sed -e '/^Reading .* from remote target\.\.\.$/d' \
+	    -e '/^warning: File transfers from remote targets can be slow/d' \
+	    -e '/^$/d' \
+	    -e 's/0x[0-9a-f]\{6,\}/ADDR/g' \
+	    -e 's/process [0-9]*/process PID/g' \
+	    -e 's/Thread [0-9]*\.[0-9]*/Thread PID.TID/g' \
+	    -e 's/LWP [0-9]*/LWP TID/g' \
+	    -e 's/expected=[0-9]*/expected=N/g'
+}
+
+gdb_run() {	# script
+	timeout 60 gdb -nx -batch -ex 'set sysroot /' \
+		-ex "target remote 127.0.0.1:$port" -x "$1" "$P" >gdb.raw 2>&1
+}
+
+# Run one gdb script through both servers and compare.
+diffcase() {	# tag, name, mode, gdb commands file
+	tag=$1 name=$2 mode=$3 script=$4
+	for kind in gdbserver utrace; do
+		if ! start $kind $mode; then
+			nok "$name: $kind did not start" srv.err
+			return
+		fi
+		gdb_run "$script"
+		finish
+		norm <gdb.raw >"out.$kind"
+		cp srv.out "prog.$tag.$kind"
+	done
+	cp log "log.$tag" 2>/dev/null
+	if cmp -s out.gdbserver out.utrace; then
+		ok "$name: same gdb output as gdbserver"
+	else
+		diff out.gdbserver out.utrace >d
+		nok "$name: same gdb output as gdbserver" d
+	fi
+}
+
+cat >s.basic <<'EOF'
+break add
+continue
+bt
+info registers rip
+finish
+next
+step
+stepi
+x/4xb add
+print counter
+set var counter = 100
+print counter
+info breakpoints
+continue
+delete
+continue
+EOF
+diffcase basic "break, finish, next, step, stepi, x, set var" basic s.basic
+t "the program saw set var, as under gdbserver" \
+	'grep -q "counter 103" prog.basic.utrace && cmp -s prog.basic.utrace prog.basic.gdbserver' \
+	prog.basic.utrace
+t "printer: every syscall beside gdb, no SIGTRAP in the log" \
+	'grep -q "write(1, \"sum 33 counter 103" log.basic && ! grep -q SIGTRAP log.basic && grep -q "+++ exited with 0 +++" log.basic' \
+	log.basic
+
+cat >s.regs <<'EOF'
+break vector_marker
+continue
+print $ymm1.v8_int32
+print $xmm1.v4_int32
+print $xmm2.v2_int64
+info registers eflags
+info registers mxcsr
+print $fctrl
+print $ftag
+print $orig_rax
+set var $xmm3.v4_int32[2] = 7
+print $xmm3.v4_int32
+set var $ymm4.v8_int32[6] = 9
+print $ymm4.v8_int32
+set var $rax = 0x1234
+print/x $rax
+kill
+EOF
+diffcase regs "registers: general, x87, SSE, AVX (read and write)" basic s.regs
+
+cat >s.watch <<'EOF'
+watch watched
+continue
+continue
+delete
+hbreak touch
+continue
+info breakpoints
+kill
+EOF
+diffcase watch "hardware watchpoint and breakpoint" basic s.watch
+
+cat >s.threads <<'EOF'
+break in_thread
+continue
+print n
+info threads
+continue
+print n
+thread 1
+continue
+EOF
+diffcase threads "threads: all-stop, thread list, switching" threads s.threads
+
+cat >s.signal <<'EOF'
+continue
+print $_siginfo.si_signo
+continue
+print got_sig
+continue
+EOF
+diffcase signal "signals: stop, print, pass; siginfo" signal s.signal
+t "printer: the passed signal logged once" \
+	'[ "$(grep -c "^[0-9]* *--- SIGUSR1" log.signal)" -eq 1 ]' log.signal
+
+cat >s.nopass <<'EOF'
+handle SIGUSR1 stop print nopass
+handle SIGUSR2 nostop noprint
+continue
+continue
+EOF
+diffcase nopass "signals: handle nopass / nostop" signal s.nopass
+t "nopass: the handler never ran" 'grep -q "got 0" prog.nopass.utrace' \
+	prog.nopass.utrace
+
+cat >s.crash <<'EOF'
+continue
+print $_siginfo.si_signo
+print $_siginfo._sifields._sigfault.si_addr
+bt 1
+continue
+EOF
+diffcase crash "crash: SIGSEGV, then the process dies of it" crash s.crash
+
+cat >s.syscall <<'EOF'
+catch syscall getppid
+continue
+continue
+print $rax > 0
+continue
+delete
+continue
+EOF
+diffcase syscall "catch syscall: entry and return" syscall s.syscall
+t "printer: caught syscalls logged as usual" \
+	'[ "$(grep -c "getppid() *= [0-9]" log.syscall)" -eq 2 ]' log.syscall
+
+cat >s.kill <<'EOF'
+break add
+continue
+kill
+EOF
+diffcase kill "kill" basic s.kill
+
+cat >s.detach <<'EOF'
+break touch
+continue
+detach
+EOF
+diffcase detach "detach: the program runs on to its end" basic s.detach
+t "detach: the program ran on, still logged by utrace" \
+	'grep -q "sum 33 counter 3 watched 43" prog.detach.utrace && grep -q "+++ exited with 0 +++" log.detach' \
+	log.detach
+
+# Breakpoints stay inserted while stopped: memory reads still hide them.
+cat >s.hidden <<'EOF'
+set breakpoint always-inserted on
+break add
+break touch
+continue
+x/2xb add
+x/2xb touch
+kill
+EOF
+diffcase hidden "always-inserted breakpoints are hidden from memory reads" \
+	basic s.hidden
+
+# Ctrl-C: gdb gets SIGINT while the program runs (after 100 rounds).
+cat >s.intr <<'EOF'
+continue
+print counter >= 100
+kill
+EOF
+for kind in gdbserver utrace; do
+	rm -f mark
+	if ! start $kind forever "$tmp/mark"; then
+		nok "Ctrl-C: $kind did not start" srv.err
+		continue
+	fi
+	gdb_run s.intr &
+	g=$!
+	i=0
+	while [ ! -f mark ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.2
+	# gdb itself: timeout(1) would pass the signal on twice.
+	for p in $(pgrep -f "remote 127.0.0.1:$port"); do
+		[ "$(cat /proc/$p/comm 2>/dev/null)" = gdb ] && kill -INT $p
+	done
+	wait $g
+	finish
+	norm <gdb.raw | grep -E '^Program received|^\$1 =|^\[Inferior' \
+		>"out.$kind"
+done
+if [ -s out.utrace ] && cmp -s out.gdbserver out.utrace; then
+	ok "Ctrl-C stops the program (SIGINT), as through gdbserver"
+else
+	diff out.gdbserver out.utrace >d
+	nok "Ctrl-C stops the program (SIGINT), as through gdbserver" d
+fi
+
+# -- utrace only: bad input and connections --------------------------------
+
+cat >client.py <<'EOF'
+import socket, sys, time
+port = int(sys.argv[1])
+what = sys.argv[2]
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(20)
+
+def pkt(d):
+    return b"$" + d + b"#" + b"%02x" % (sum(d) & 0xff)
+
+def reply():
+    buf = b""
+    while True:
+        c = s.recv(1)
+        if not c:
+            return buf
+        buf += c
+        if buf.startswith(b"-"):
+            return buf
+        if len(buf) >= 3 and buf[-3:-2] == b"#":
+            return buf
+
+if what == "bad":
+    s.sendall(pkt(b"qSupported"))
+    r = reply()
+    assert b"PacketSize" in r, r
+    s.sendall(b"+")
+    s.sendall(b"$g#00")                         # wrong checksum
+    assert s.recv(1) == b"-"
+    s.sendall(b"garbage" + pkt(b"qFooBar"))     # noise, an unknown packet
+    r = reply()
+    assert r.endswith(b"$#00"), r
+    s.sendall(b"+")
+    s.sendall(b"$m0,1#zz")                      # checksum not hex
+    assert s.recv(1) == b"-"
+    s.sendall(pkt(b"mzz"))                      # malformed arguments
+    r = reply()
+    assert b"$E" in r, r
+    s.sendall(b"+")
+    s.sendall(pkt(b"X0,4:a"))                   # binary write cut short
+    r = reply()
+    assert b"$E" in r, r
+    s.sendall(b"+")
+    s.sendall(pkt(b"?"))
+    r = reply()
+    assert b"$T05thread:" in r, r
+    s.sendall(b"+")
+    s.sendall(pkt(b"vCont;c"))
+    assert s.recv(1) == b"+"
+    time.sleep(0.2)
+    s.close()                                   # gone while running
+    print("bad input handled")
+elif what == "second":
+    s.sendall(pkt(b"qSupported"))
+    print(reply().decode(errors="replace"))
+    try:
+        print("closed" if s.recv(100) == b"" else "open")
+    except OSError:
+        print("closed")
+EOF
+
+rm -f mark
+start utrace forever "$tmp/mark"
+if timeout 60 python3 client.py "$port" bad >py.out 2>&1; then
+	ok "bad input: wrong checksum, noise, unknown and malformed packets"
+else
+	nok "bad input: wrong checksum, noise, unknown and malformed packets" \
+		py.out
+fi
+pid=$(pgrep -f "^$P forever" | head -1)
+wait_for log getppid
+n1=$(grep -c getppid log)
+i=0
+while [ "$(grep -c getppid log)" -le $((n1 + 5)) ] && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+st=$(awk '/^State:/ {print $2}' /proc/$pid/status 2>/dev/null)
+t "a client gone while running: the process runs on, traced, not stopped" \
+	'[ -n "$pid" ] && [ "$(grep -c getppid log)" -gt $((n1 + 5)) ] && [ "$st" != t ] && [ "$st" != T ]' \
+	srv.err
+t "utrace says the connection closed" \
+	'grep -q "gdb connection closed" srv.err' srv.err
+[ -n "$pid" ] && kill -9 "$pid"
+finish
+
+start utrace forever
+cat >s.hold <<EOF
+break getppid
+continue
+shell python3 client.py $port second >second.out 2>&1
+print 1
+kill
+EOF
+gdb_run s.hold
+finish
+t "a second gdb is refused with a clear message" \
+	'grep -q "E.utrace: another gdb is already attached" second.out && grep -q closed second.out && grep -q "refused a second gdb connection" srv.err && grep -q "^\$1 = 1" gdb.raw' \
+	second.out
+
+# While gdb holds one process at a breakpoint, its child runs and is logged:
+# at most 100 getppid() calls before the breakpoint (100 ms of 1 ms sleeps),
+# many more while gdb holds the parent for 1.5 s.
+cat >s.tree <<'EOF'
+break touch
+continue
+shell sleep 1.5
+kill
+EOF
+start utrace tree
+gdb_run s.tree
+finish
+parent=$(head -1 log | cut -d' ' -f1)
+child=$(grep -o '^[0-9]* ' log | sort -u | grep -v "^$parent " | head -1 | tr -d ' ')
+{ echo "parent $parent child $child"; grep -o '^[0-9]* ' log | sort | uniq -c; cat gdb.raw; } >tree.out
+t "while gdb holds a process, its child keeps running and logging" \
+	'[ -n "$child" ] && [ "$(grep -c "^$child .*getppid" log)" -gt 200 ] && grep -q "Breakpoint 1, touch" gdb.raw' \
+	tree.out
+exit 0
