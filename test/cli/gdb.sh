@@ -181,10 +181,12 @@ cat >s.threads <<'EOF'
 break in_thread
 continue
 print n
-info threads
+print $_inferior_thread_count
+thread
 continue
 print n
 thread 1
+print $_thread
 continue
 EOF
 diffcase threads "threads: all-stop, thread list, switching" threads s.threads
