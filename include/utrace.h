@@ -205,6 +205,19 @@ ssize_t utrace_mem_write(struct utrace_engine *e, uint64_t addr,
 ssize_t utrace_mem_read_string(struct utrace_engine *e, uint64_t addr,
 			       char *buf, size_t size);
 
+/*
+ * Other register sets (PTRACE_GETREGSET types: NT_PRFPREG, NT_X86_XSTATE;
+ * not NT_PRSTATUS, which is utrace_regs_*) and the x86 debug registers
+ * DR0-DR3, DR6 and DR7, of a thread held as for utrace_regs_get.  Not
+ * cached: each call is one request to the kernel.  See utrace_regset_get(3).
+ */
+ssize_t utrace_regset_get(struct utrace_engine *e, unsigned int type,
+			  void *buf, size_t len);
+ssize_t utrace_regset_set(struct utrace_engine *e, unsigned int type,
+			  const void *buf, size_t len);
+int utrace_debugreg_get(struct utrace_engine *e, int n, uint64_t *value);
+int utrace_debugreg_set(struct utrace_engine *e, int n, uint64_t value);
+
 /* -- Syscall sets (beyond the kernel API) -------------------------------- */
 
 int utrace_set_syscalls(struct utrace_engine *e, const long *nrs, size_t n);

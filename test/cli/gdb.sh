@@ -88,12 +88,14 @@ norm() {
 	    -e 's/process [0-9]*/process PID/g' \
 	    -e 's/Thread [0-9]*\.[0-9]*/Thread PID.TID/g' \
 	    -e 's/LWP [0-9]*/LWP TID/g' \
-	    -e 's/expected=[0-9]*/expected=N/g'
+	    -e 's/expected=[0-9]*/expected=N/g' \
+	    -e 's/127\.0\.0\.1:[0-9]*/127.0.0.1:PORT/g'
 }
 
 gdb_run() {	# script
 	timeout 60 gdb -nx -batch -ex 'set sysroot /' \
-		-ex "target remote 127.0.0.1:$port" -x "$1" "$P" >gdb.raw 2>&1
+		-ex "target ${target:-remote} 127.0.0.1:$port" -x "$1" "$P" \
+		>gdb.raw 2>&1
 }
 
 # Run one gdb script through both servers and compare.
@@ -105,6 +107,9 @@ diffcase() {	# tag, name, mode, gdb commands file
 			return
 		fi
 		gdb_run "$script"
+		# gdbserver waits for another extended-remote connection.
+		[ "$kind" = gdbserver ] && [ "${target:-}" = extended-remote ] &&
+			kill "$server" 2>/dev/null
 		finish
 		norm <gdb.raw >"out.$kind"
 		cp srv.out "prog.$tag.$kind"
@@ -249,6 +254,32 @@ diffcase detach "detach: the program runs on to its end" basic s.detach
 t "detach: the program ran on, still logged by utrace" \
 	'grep -q "sum 33 counter 3 watched 43" prog.detach.utrace && grep -q "+++ exited with 0 +++" log.detach' \
 	log.detach
+
+cat >s.ext <<'EOF'
+break touch
+continue
+continue
+info threads
+continue
+info inferiors
+EOF
+target=extended-remote
+diffcase ext "target extended-remote: run to the end, gdb stays" basic s.ext
+target=
+t "extended-remote: utrace served gdb after the exit, then ended" \
+	'! grep -q "Remote communication error" gdb.raw' gdb.raw
+
+# A forked child inherits the memory with gdb's int3 bytes in it: utrace
+# takes them out of the child's copy (gdb follows the parent only).
+cat >s.fork <<'EOF'
+break add
+continue
+EOF
+start utrace forkcall
+gdb_run s.fork
+finish
+t "a forked child runs without gdb's breakpoints" \
+	'grep -q "parent ok, child exited 0" srv.out && ! grep -q SIGTRAP log' srv.out
 
 # Breakpoints stay inserted while stopped: memory reads still hide them.
 cat >s.hidden <<'EOF'

@@ -9,6 +9,7 @@
  *   syscall   a few getppid() calls
  *   tree      a child loops on getppid() (dying with its parent) while
  *             the parent calls touch()
+ *   forkcall  a child calls add() (where gdb's breakpoint is) and exits
  *   forever   getppid() in a loop until killed (for detach, Ctrl-C, kill);
  *             after 100 rounds it creates the file argv[2], if given
  * Variables are volatile so that -O1 keeps them where gdb looks.
@@ -132,6 +133,20 @@ int main(int argc, char **argv)
 		touch(5);
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "forkcall")) {
+		pid_t child = fork();
+		int st = 0;
+
+		if (child == 0) {
+			add(1, 2);
+			printf("child ok\n");
+			return 0;
+		}
+		waitpid(child, &st, 0);
+		printf("parent ok, child %s\n", WIFEXITED(st) &&
+		       !WEXITSTATUS(st) ? "exited 0" : "failed");
 		return 0;
 	}
 	if (!strcmp(mode, "forever")) {

@@ -39,7 +39,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -124,6 +123,7 @@ struct gdbstub {
 	bool gone_told;
 	int exit_status;
 	bool noack;
+	bool extended;		/* '!': gdb stays after the process ends */
 	struct gthr *threads;
 	struct gthr *evthr;	/* whose event the all-stop reports */
 	pid_t gtid;		/* Hg */
@@ -141,9 +141,21 @@ struct gdbstub {
 	char *out;		/* the last packet, for a '-' */
 	size_t outlen;
 	int vfd[16];		/* vFile descriptors + 1 (0: free) */
+	bool kick;		/* a control call waits for a dispatch */
 };
 
 static const struct utrace_engine_ops first_ops, last_ops;
+
+/*
+ * utrace_control() made outside a dispatch takes effect at the next one:
+ * note it, so that gdbstub_dispatch() dispatches again before it waits.
+ */
+static int ctl(struct gdbstub *s, struct utrace_engine *e,
+	       enum utrace_resume_action action)
+{
+	s->kick = true;
+	return utrace_control(e, action);
+}
 
 /* -- Signal numbers: gdb's enum gdb_signal against Linux x86_64 ---------- */
 
@@ -217,11 +229,6 @@ static struct gthr *gthr_access(struct gdbstub *s)
 
 /* -- Debug registers ------------------------------------------------------ */
 
-static long dr_off(int i)
-{
-	return (long)offsetof(struct user, u_debugreg) + i * (long)sizeof(long);
-}
-
 static unsigned long dr7_of(const struct gdbstub *s)
 {
 	unsigned long dr7 = 0;
@@ -242,7 +249,7 @@ static unsigned long dr7_of(const struct gdbstub *s)
 	return dr7;
 }
 
-/* Write the debug registers of a held thread (ptrace's user area). */
+/* Write the debug registers of a held thread. */
 static void dr_apply(struct gthr *g)
 {
 	struct gdbstub *s = g->s;
@@ -250,12 +257,11 @@ static void dr_apply(struct gthr *g)
 
 	if (g->dr_gen == s->dr_gen || g->dead)
 		return;
-	ptrace(PTRACE_POKEUSER, g->tid, dr_off(7), 0L);
+	utrace_debugreg_set(g->first, 7, 0);
 	for (i = 0; i < 4; i++)
 		if (s->dr[i].used)
-			ptrace(PTRACE_POKEUSER, g->tid, dr_off(i),
-			       (long)s->dr[i].addr);
-	ptrace(PTRACE_POKEUSER, g->tid, dr_off(7), (long)dr7_of(s));
+			utrace_debugreg_set(g->first, i, s->dr[i].addr);
+	utrace_debugreg_set(g->first, 7, dr7_of(s));
 	g->dr_gen = s->dr_gen;
 }
 
@@ -503,7 +509,7 @@ static void stop_all(struct gdbstub *s)
 		if (g->dead)
 			continue;
 		g->want_stop = true;
-		if (!g->stopped && utrace_control(g->first, UTRACE_STOP) == 0)
+		if (!g->stopped && ctl(s, g->first, UTRACE_STOP) == 0)
 			g->stopped = true;
 	}
 }
@@ -554,7 +560,7 @@ static bool own_trap(struct gthr *g, struct utrace_engine *e,
 {
 	struct gdbstub *s = g->s;
 	struct user_regs_struct regs;
-	unsigned long dr6;
+	uint64_t dr6;
 	int i;
 
 	if (info->si_code == SI_KERNEL) {
@@ -567,14 +573,11 @@ static bool own_trap(struct gthr *g, struct utrace_engine *e,
 		return true;
 	}
 	if (info->si_code == TRAP_HWBKPT) {
-		errno = 0;
-		dr6 = (unsigned long)ptrace(PTRACE_PEEKUSER, g->tid, dr_off(6),
-					    0L);
-		if (errno)
+		if (utrace_debugreg_get(e, 6, &dr6) < 0)
 			return false;
-		ptrace(PTRACE_POKEUSER, g->tid, dr_off(6), 0L);
+		utrace_debugreg_set(e, 6, 0);
 		for (i = 0; i < 4; i++) {
-			if (!(dr6 & (1UL << i)) || !s->dr[i].used)
+			if (!(dr6 & (1ULL << i)) || !s->dr[i].used)
 				continue;
 			if (s->dr[i].type == '1') {
 				event(g, GEV_HWBREAK);
@@ -727,7 +730,7 @@ static uint32_t f_clone(uint32_t action, struct utrace_engine *e,
 		dr_apply(c);	/* held until this pass ends */
 		if (g->want_stop) {
 			c->want_stop = true;
-			if (utrace_control(c->first, UTRACE_STOP) == 0)
+			if (ctl(s, c->first, UTRACE_STOP) == 0)
 				c->stopped = true;
 		}
 	}
@@ -953,7 +956,7 @@ static void let_go(struct gdbstub *s)
 		    s->pass[g->ev_sig] && g->last) {
 			g->inj = g->ev_info;
 			g->inject = true;
-			utrace_control(g->last, UTRACE_INTERRUPT);
+			ctl(s, g->last, UTRACE_INTERRUPT);
 		}
 	}
 	s->active = false;
@@ -963,7 +966,7 @@ static void let_go(struct gdbstub *s)
 		g->want_stop = g->stopped = g->step = false;
 		g->ev = GEV_NONE;
 		utrace_set_events(g->first, first_events(s));
-		utrace_control(g->first, UTRACE_RESUME);
+		ctl(s, g->first, UTRACE_RESUME);
 	}
 	s->waiting = s->stopping = s->closing = false;
 	close_client(s);
@@ -1064,7 +1067,7 @@ static unsigned long long *gp_slot(struct user_regs_struct *r, int n)
 
 static int regs_load(struct gthr *g, struct regset *rs)
 {
-	struct iovec iov = { rs->xs, sizeof(rs->xs) };
+	ssize_t n;
 	int err;
 
 	err = utrace_regs_get(g->first, &rs->gp);
@@ -1072,21 +1075,20 @@ static int regs_load(struct gthr *g, struct regset *rs)
 		return err;
 	memset(rs->xs, 0, sizeof(rs->xs));
 	rs->have_xs = true;
-	if (ptrace(PTRACE_GETREGSET, g->tid, (void *)NT_X86_XSTATE, &iov) == 0) {
-		rs->xlen = iov.iov_len;
+	n = utrace_regset_get(g->first, NT_X86_XSTATE, rs->xs, sizeof(rs->xs));
+	if (n > 0) {
+		rs->xlen = (size_t)n;
 	} else {
-		iov.iov_len = 512;
-		if (ptrace(PTRACE_GETREGSET, g->tid, (void *)NT_PRFPREG,
-			   &iov) < 0)
-			rs->have_xs = false;
 		rs->xlen = 0;
+		if (utrace_regset_get(g->first, NT_PRFPREG, rs->xs, 512) < 0)
+			rs->have_xs = false;
 	}
 	return 0;
 }
 
 static int regs_store(struct gthr *g, struct regset *rs, bool gp, bool xs)
 {
-	struct iovec iov = { rs->xs, rs->xlen };
+	ssize_t n;
 	int err = 0;
 
 	if (gp)
@@ -1099,15 +1101,13 @@ static int regs_store(struct gthr *g, struct regset *rs, bool gp, bool xs)
 			memcpy(&bv, rs->xs + 512, 8);
 			bv |= 7;
 			memcpy(rs->xs + 512, &bv, 8);
-			if (ptrace(PTRACE_SETREGSET, g->tid,
-				   (void *)NT_X86_XSTATE, &iov) < 0)
-				err = -errno;
+			n = utrace_regset_set(g->first, NT_X86_XSTATE, rs->xs,
+					      rs->xlen);
 		} else {
-			iov.iov_len = 512;
-			if (ptrace(PTRACE_SETREGSET, g->tid, (void *)NT_PRFPREG,
-				   &iov) < 0)
-				err = -errno;
+			n = utrace_regset_set(g->first, NT_PRFPREG, rs->xs, 512);
 		}
+		if (n < 0)
+			err = (int)n;
 	}
 	return err;
 }
@@ -1395,11 +1395,10 @@ static void do_qxfer(struct gdbstub *s, const char *p)
 		struct gthr *g = gthr_access(s);
 		siginfo_t si;
 
-		ok = g != NULL;
-		if (ok && g->si_valid)
+		/* The signal of the stop (breakpoint traps included). */
+		ok = g && g->si_valid;
+		if (ok)
 			si = g->si;
-		else if (ok)
-			ok = ptrace(PTRACE_GETSIGINFO, g->tid, 0L, &si) == 0;
 		if (ok)
 			sb_putn(&b, (const char *)&si, sizeof(si));
 	} else if (!strncmp(obj, "threads:", 8)) {
@@ -1772,7 +1771,7 @@ static void resume_thread(struct gthr *g, struct action *a)
 			g->inj.si_code = SI_USER;
 		}
 		g->inject = true;
-		utrace_control(g->last, UTRACE_INTERRUPT);
+		ctl(g->s, g->last, UTRACE_INTERRUPT);
 	}
 	g->ev_has_info = false;
 	g->si_valid = false;
@@ -1780,7 +1779,7 @@ static void resume_thread(struct gthr *g, struct action *a)
 	g->stopped = false;
 	g->step = a->a == 's';
 	g->ev = GEV_NONE;
-	utrace_control(g->first, g->step ? UTRACE_SINGLESTEP : UTRACE_RESUME);
+	ctl(g->s, g->first, g->step ? UTRACE_SINGLESTEP : UTRACE_RESUME);
 }
 
 /* Apply per-thread actions (index parallel to the thread list). */
@@ -2109,6 +2108,7 @@ static void handle_packet(struct gdbstub *s, char *p, size_t len)
 		send_packet(s, s->stopreply[0] ? s->stopreply : "W00");
 		return;
 	case '!':
+		s->extended = true;
 		send_packet(s, "OK");
 		return;
 	case 'g':
@@ -2408,7 +2408,7 @@ static void check_stopped(struct gdbstub *s)
 int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 {
 	struct pollfd pf[3];
-	int n = 0, r, li = -1, ci = -1;
+	int n = 0, r, li = -1, ci = -1, i;
 
 	pf[n++] = (struct pollfd){ utrace_fd(s->t), POLLIN, 0 };
 	if (s->lfd >= 0) {
@@ -2419,21 +2419,28 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 		ci = n;
 		pf[n++] = (struct pollfd){ s->cfd, POLLIN, 0 };
 	}
-	if (poll(pf, (nfds_t)n, timeout_ms) < 0 && errno != EINTR)
+	if (poll(pf, (nfds_t)n, s->kick ? 0 : timeout_ms) < 0 &&
+	    errno != EINTR)
 		return -errno;
-	r = utrace_dispatch(s->t, 0);
+	s->kick = false;
+	r = s->gone ? 0 : utrace_dispatch(s->t, 0);
 	check_stopped(s);
 	if (ci >= 0 && pf[ci].revents && s->cfd >= 0)
 		client_read(s);
 	if (li >= 0 && (pf[li].revents & POLLIN) && s->lfd >= 0)
 		accept_client(s);
-	if (r >= 0) {
-		int r2 = utrace_dispatch(s->t, 0);
+	/* What the packets asked for, and what that brings, until quiet. */
+	for (i = 0; i < 16 && s->kick && r >= 0; i++) {
+		int r2;
 
-		if (r2 > 0)
+		s->kick = false;
+		r2 = s->gone ? 0 : utrace_dispatch(s->t, 0);
+		if (r2 < 0)
+			r = r2;
+		else
 			r += r2;
+		check_stopped(s);
 	}
-	check_stopped(s);
 	return r;
 }
 
@@ -2560,6 +2567,11 @@ int gdbstub_start(struct gdbstub *s)
 		return -ESRCH;
 	event(g, GEV_INIT);
 	return 0;
+}
+
+bool gdbstub_serving(const struct gdbstub *s)
+{
+	return s && s->active && s->gone && s->extended && s->cfd >= 0;
 }
 
 void gdbstub_free(struct gdbstub *s)

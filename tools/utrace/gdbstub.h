@@ -40,6 +40,11 @@ int gdbstub_attach_last(struct gdbstub *s, pid_t tid, pid_t tgid);
  * then dispatch and serve.  Returns utrace_dispatch()'s result.
  */
 int gdbstub_dispatch(struct gdbstub *s, int timeout_ms);
+/*
+ * The process has ended but gdb, in extended-remote mode, is still
+ * connected: keep calling gdbstub_dispatch() until it leaves.
+ */
+bool gdbstub_serving(const struct gdbstub *s);
 /* Close the connection; threads held for gdb run on. */
 void gdbstub_free(struct gdbstub *s);
 

@@ -866,7 +866,7 @@ int main(int argc, char **argv)
 	 * status ready); they are written out before each dispatch that may
 	 * wait, so every line is out as soon as the tracees go quiet.
 	 */
-	while (!interrupted && live > 0) {
+	while (!interrupted && (live > 0 || gdbstub_serving(gdb))) {
 		int to = opt.ninject ? inject_timeout_ms() : -1;
 
 		if (to)
