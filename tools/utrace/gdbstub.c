@@ -788,9 +788,6 @@ static void f_reap(struct utrace_engine *e)
 	struct gdbstub *s = g->s;
 
 	gthr_unlink(s, g);
-	utrace_engine_put(g->first);
-	if (g->last)
-		utrace_engine_put(g->last);
 	free(g);
 	if (!s->threads && !s->gone) {
 		s->gone = true;
@@ -877,6 +874,8 @@ int gdbstub_attach_first(struct gdbstub *s, pid_t tid, pid_t tgid)
 		free(g);
 		return err;
 	}
+	/* The attachment keeps the engine; the pointer is good until reap. */
+	utrace_engine_put(g->first);
 	g->next = s->threads;
 	s->threads = g;
 	set_syscall_events(s, g);
@@ -898,6 +897,7 @@ int gdbstub_attach_last(struct gdbstub *s, pid_t tid, pid_t tgid)
 			    &last_ops, g, &g->last);
 	if (err)
 		return err;
+	utrace_engine_put(g->last);
 	/* QUIESCE: the REPORT pass of an interrupt visits QUIESCE engines only. */
 	return utrace_set_events(g->last, UTRACE_EVENT_SIGNAL_ALL |
 				 UTRACE_EVENT(QUIESCE));
@@ -2583,6 +2583,19 @@ void gdbstub_free(struct gdbstub *s)
 		close(s->lfd);
 	if (s->upath)
 		unlink(s->upath);
+	/* After utrace_tracer_free(): no callback can come any more. */
+	while (s->threads) {
+		struct gthr *g = s->threads;
+
+		s->threads = g->next;
+		free(g);
+	}
+	while (s->bps) {
+		struct swbp *b = s->bps;
+
+		s->bps = b->next;
+		free(b);
+	}
 	free(s->upath);
 	free(s->catch_nrs);
 	free(s->out);

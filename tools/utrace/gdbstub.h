@@ -45,7 +45,7 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms);
  * connected: keep calling gdbstub_dispatch() until it leaves.
  */
 bool gdbstub_serving(const struct gdbstub *s);
-/* Close the connection; threads held for gdb run on. */
+/* Close the connection and free the stub; after utrace_tracer_free(). */
 void gdbstub_free(struct gdbstub *s);
 
 #endif /* UT_GDBSTUB_H */
