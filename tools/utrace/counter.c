@@ -1,22 +1,36 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The counter engine behind -c/-C: calls, errors and time per syscall.
- * Time is the thread's on-CPU time between the entry and exit stops, read
- * from /proc/TID/schedstat (the system time of the call, as strace -c
- * reports), or the wall-clock time between the stops with -w.
+ * Time is the thread's on-CPU time between the entry and exit stops (the
+ * system time of the call, as strace -c reports), or the wall-clock time
+ * between the stops with -w.  The thread's time is read from
+ * /proc/TID/schedstat; while its process has only this thread, from the
+ * process's CPU clock instead (the same sum_exec_runtime, one cheap
+ * clock_gettime rather than a /proc read at every stop).  That needs every
+ * thread of the process to be counted, so only with -f, which traces them
+ * all.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 
+/* A process: its counted threads share it. */
+struct cproc {
+	pid_t tgid;
+	int nthreads;
+};
+
 struct cthr {
 	pid_t tid;
-	int schedfd;
+	int schedfd;		/* -1 until needed */
+	struct cproc *proc;
+	bool entry_proc;	/* the entry was timed on the process clock */
 	double t_entry;
 	long nr;
 };
@@ -26,12 +40,39 @@ static struct {
 	double time, min, max;
 } stats[NR_MAX];
 
-static double cpu_time(struct cthr *t)
+static int open_schedstat(pid_t tid);
+
+/* CPUCLOCK_SCHED of process @pid, as clock_getcpuclockid(3) makes it. */
+static double proc_clock(pid_t pid)
+{
+	struct timespec ts;
+
+	if (clock_gettime((clockid_t)((~(unsigned)pid << 3) | 2), &ts))
+		return -1;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool single(const struct cthr *t)
+{
+	return opt.follow && t->proc && t->proc->nthreads == 1;
+}
+
+static double cpu_time(struct cthr *t, bool by_proc)
 {
 	char buf[128];
 	ssize_t n;
 
-	if (opt.wall_clock || t->schedfd < 0)
+	if (opt.wall_clock)
+		return now_mono();
+	if (by_proc) {
+		double v = proc_clock(t->proc->tgid);
+
+		if (v >= 0)
+			return v;
+	}
+	if (t->schedfd < 0)
+		t->schedfd = open_schedstat(t->tid);
+	if (t->schedfd < 0)
 		return now_mono();
 	n = pread(t->schedfd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
@@ -63,7 +104,8 @@ static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 		return keep(action);
 	}
 	t->nr = sc.nr;
-	t->t_entry = cpu_time(t);
+	t->entry_proc = single(t);
+	t->t_entry = cpu_time(t, t->entry_proc);
 	return keep(action);
 }
 
@@ -75,7 +117,7 @@ static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 
 	if (t->nr < 0 || utrace_syscall_get(e, &sc) < 0)
 		return keep(action);
-	d = cpu_time(t) - t->t_entry;
+	d = cpu_time(t, t->entry_proc) - t->t_entry;
 	if (d < 0)
 		d = 0;
 	if (!stats[t->nr].calls++ || d < stats[t->nr].min)
@@ -95,6 +137,8 @@ static void c_release(void *data)
 
 	if (t->schedfd >= 0)
 		close(t->schedfd);
+	if (t->proc && --t->proc->nthreads == 0)
+		free(t->proc);
 	free(t);
 }
 
@@ -123,7 +167,7 @@ static uint32_t c_exec(uint32_t action, struct utrace_engine *e,
 	t->tid = tid;
 	if (t->schedfd >= 0)
 		close(t->schedfd);
-	t->schedfd = open_schedstat(tid);
+	t->schedfd = -1;	/* reopened for the new id when needed */
 	return UTRACE_RESUME;
 }
 
@@ -146,7 +190,26 @@ int counter_attach(pid_t tid)
 		return -ENOMEM;
 	t->tid = tid;
 	t->nr = -1;
-	t->schedfd = open_schedstat(tid);
+	t->schedfd = -1;
+	if (tgid_of(tid) != tid) {
+		/* A thread: it shares its leader's process, when counted. */
+		struct utrace_engine *le;
+
+		if (utrace_attach(tracer, tgid_of(tid), UTRACE_ATTACH_MATCH_OPS,
+				  &counter_ops, NULL, &le) == 0) {
+			t->proc = ((struct cthr *)utrace_engine_data(le))->proc;
+			utrace_engine_put(le);
+		}
+	}
+	if (!t->proc) {
+		t->proc = calloc(1, sizeof(*t->proc));
+		if (!t->proc) {
+			free(t);
+			return -ENOMEM;
+		}
+		t->proc->tgid = tgid_of(tid);
+	}
+	t->proc->nthreads++;
 	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &counter_ops,
 			    t, &e);
 	if (err) {
