@@ -83,7 +83,7 @@ static int build(const uint64_t *set, struct sock_filter *out, size_t max)
 	if (!ctx)
 		return -ENOMEM;
 	/* Syscalls of another ABI (int 0x80) are not in the set: stop. */
-	err = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(0));
+	err = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(UTRACE__FILTER_DATA));
 	for (int nr = 0; !err && nr < UTRACE__SYSSET_BITS; nr++) {
 		char *name;
 
@@ -93,7 +93,7 @@ static int build(const uint64_t *set, struct sock_filter *out, size_t max)
 		if (!name)
 			continue;	/* no such syscall: it never happens */
 		free(name);
-		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), nr, 0);
+		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(UTRACE__FILTER_DATA), nr, 0);
 	}
 	if (!err) {
 		fd = memfd_create("utrace-filter", MFD_CLOEXEC);

@@ -316,6 +316,10 @@ unsigned short *utrace__spawn_filter_len(void);
 
 /* ptrace_emu.c */
 void utrace__pemu_free(struct utrace_tracer *t);
+void utrace__pemu_seccomp(struct uthread *th, uint32_t data);
+/* SECCOMP_RET_DATA of our filter's RET_TRACE (filter.c): other data is
+ * from a filter the program installed itself. */
+#define UTRACE__FILTER_DATA	0x7574
 
 /* filter.c */
 void utrace__filter_setup(struct uthread *th);

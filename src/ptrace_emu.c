@@ -54,7 +54,7 @@
 			 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
 			 PTRACE_O_TRACEEXEC | PTRACE_O_TRACEVFORKDONE | \
 			 PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL | \
-			 PTRACE_O_SUSPEND_SECCOMP)
+			 PTRACE_O_TRACESECCOMP | PTRACE_O_SUSPEND_SECCOMP)
 
 /* Kinds of inner stops. */
 enum pe_kind {
@@ -65,6 +65,7 @@ enum pe_kind {
 	PK_EVENT,		/* PTRACE_EVENT_* (incl. EVENT_STOP) */
 	PK_GROUP,		/* group stop (non-seized: plain stop status) */
 	PK_STEP,		/* single-step trap: a SIGTRAP signal stop */
+	PK_SECCOMP,		/* PTRACE_EVENT_SECCOMP */
 	PK_DEATH,		/* the thread died: its wait status */
 };
 
@@ -659,6 +660,18 @@ static long do_syscall_info(struct preq *r, struct pe_thread *q)
 		in.entry.args[5] = regs.r9;
 		size = offsetof(struct ptrace_syscall_info, entry.args) +
 		       sizeof(in.entry.args);
+	} else if (q->cur.kind == PK_SECCOMP) {
+		in.op = PTRACE_SYSCALL_INFO_SECCOMP;
+		in.seccomp.nr = regs.orig_rax;
+		in.seccomp.args[0] = regs.rdi;
+		in.seccomp.args[1] = regs.rsi;
+		in.seccomp.args[2] = regs.rdx;
+		in.seccomp.args[3] = regs.r10;
+		in.seccomp.args[4] = regs.r8;
+		in.seccomp.args[5] = regs.r9;
+		in.seccomp.ret_data = (uint32_t)q->cur.msg;
+		size = offsetof(struct ptrace_syscall_info, seccomp.ret_data) +
+		       sizeof(in.seccomp.ret_data);
 	} else if (q->cur.kind == PK_SYSCALL_EXIT) {
 		in.op = PTRACE_SYSCALL_INFO_EXIT;
 		in.exit.rval = (long)regs.rax;
@@ -1519,6 +1532,39 @@ UTRACE_EXPORT int utrace_emulate_ptrace(struct utrace_tracer *t, pid_t tid)
 	if (!t || tid <= 0)
 		return -EINVAL;
 	return utrace__call(t, do_emulate, &a);
+}
+
+/**
+ * utrace__pemu_seccomp - a SECCOMP_RET_TRACE stop of the program's filter
+ * @th: the thread, at that stop (stops.c, after any syscall-entry report)
+ * @data: the filter's SECCOMP_RET_DATA
+ *
+ * An inner tracer with PTRACE_O_TRACESECCOMP gets a PTRACE_EVENT_SECCOMP
+ * stop; otherwise the call fails with ENOSYS, as the kernel fails it for a
+ * thread whose tracer did not ask for these stops (or that has none).
+ */
+void utrace__pemu_seccomp(struct uthread *th, uint32_t data)
+{
+	struct pe *pe = th->t->pemu;
+	struct pe_thread *p = pe ? pe_find(pe, th->tid) : NULL;
+
+	if (p && p->e && p->tracer && (p->opts & PTRACE_O_TRACESECCOMP)) {
+		int code = SIGTRAP | (PTRACE_EVENT_SECCOMP << 8);
+		struct pe_stop s;
+
+		stop_event(&s, p, PTRACE_EVENT_SECCOMP, SIGTRAP, data);
+		s.kind = PK_SECCOMP;
+		s.status = (code << 8) | 0x7f;
+		s.arch = th->sc.arch ? th->sc.arch : AUDIT_ARCH_X86_64;
+		publish_or_queue(p, &s);
+		utrace_control(p->e, UTRACE_STOP);
+		return;
+	}
+	if (!th->abort) {
+		th->abort = true;
+		th->ret_set = true;
+		th->ret_val = -ENOSYS;
+	}
 }
 
 /* utrace_tracer_free: after every engine is gone. */

@@ -125,10 +125,13 @@ static void syscall_stop(struct uthread *th)
 		if (th->entry_reported && th->sc.nr == (long)in.entry.nr) {
 			th->entry_reported = false;
 			th->stop = STOP_SYSCALL_ENTRY;
-			break;
+		} else {
+			th->entry_reported = false;
+			syscall_entry(th, &in);
 		}
-		th->entry_reported = false;
-		syscall_entry(th, &in);
+		/* A filter of the program's own (ptrace_emu.c). */
+		if (in.seccomp.ret_data != UTRACE__FILTER_DATA)
+			utrace__pemu_seccomp(th, in.seccomp.ret_data);
 		break;
 	case PTRACE_SYSCALL_INFO_ENTRY:
 		th->entry_reported = true;

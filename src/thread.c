@@ -33,8 +33,12 @@ static long thread_opts(const struct uthread *th)
 	long o = utrace__ptrace_opts(th->kill_on_exit || th->filtered ||
 				     th->setup);
 
-	if (th->filtered || th->setup)
-		o |= PTRACE_O_TRACESECCOMP;
+	/*
+	 * Always: a program's own SECCOMP_RET_TRACE filter stops here, and
+	 * ptrace_emu.c gives it to its inner tracer or fails the call with
+	 * ENOSYS, as the kernel does for a tracee whose tracer did not ask.
+	 */
+	o |= PTRACE_O_TRACESECCOMP;
 	if (th->events & UTRACE_EVENT(EXIT))
 		o |= PTRACE_O_TRACEEXIT;
 	return o;

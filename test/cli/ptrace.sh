@@ -18,7 +18,8 @@ norand() { setarch "$(uname -m)" -R "$@"; }
 
 # Each program natively, then under utrace -f (and with the seccomp
 # filter of -e trace=): the same output and exit status.
-for p in traceme sibling fork vfork exec syscall signal killtracer step; do
+for p in traceme sibling fork vfork exec syscall signal killtracer step \
+	seccomp; do
 	timeout 60 "$P/pt_$p" >native 2>&1
 	echo "exit $?" >>native
 	if grep -q FAIL native || ! grep -q "exit 0" native; then
@@ -64,6 +65,21 @@ else
 		else
 			diff ref.n inner.n >d 2>&1
 			nok "strace -f $prog: inner trace as strace alone" d
+		fi
+	done
+	# strace's own seccomp filter (SECCOMP_RET_TRACE): PTRACE_EVENT_SECCOMP.
+	for prog in cli_basic forkchain; do
+		norand strace --seccomp-bpf -f -e trace=%process,chdir -o ref \
+			"$P/$prog" >/dev/null 2>&1
+		norand "$U" -f -o outer strace --seccomp-bpf -f \
+			-e trace=%process,chdir -o inner "$P/$prog" >/dev/null 2>&1
+		python3 "$dir/ptrace-norm.py" ref >ref.n
+		python3 "$dir/ptrace-norm.py" inner >inner.n
+		if [ -s ref.n ] && cmp -s ref.n inner.n; then
+			ok "strace --seccomp-bpf $prog: inner trace as strace alone"
+		else
+			diff ref.n inner.n >d 2>&1
+			nok "strace --seccomp-bpf $prog: inner trace as strace alone" d
 		fi
 	done
 	"$U" -f -o outer strace -o /dev/null "$P/cli_basic" >/dev/null 2>&1
