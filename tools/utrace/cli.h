@@ -122,6 +122,7 @@ struct options {
 	const char *user;		/* -u: run the command as this user */
 	int daemonize;			/* -D count: 1 grandchild, 2 pgroup, 3 session */
 	const char *gdb;		/* --gdb=ADDR */
+	bool no_serve;			/* --no-serve: no joiners */
 };
 
 extern struct options opt;
@@ -173,6 +174,25 @@ bool printer_failed(void);
 void tracer_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* At detach: the open line of tid, if any, ends with " <detached ...>". */
 void printer_detach(pid_t tid);
+/*
+ * The printer's work per event, called by its engine's callbacks and by
+ * the record loop of a joined trace (join.c, e NULL there): the data of
+ * the event, and for syscalls a memory reader the decoders use from the
+ * entry to the exit.
+ */
+struct pthr;
+struct pthr *printer_thread_new(pid_t tid, pid_t tgid);
+void printer_thread_end(struct pthr *t);
+void printer_entry(struct pthr *t, const struct utrace_syscall *sc,
+		   mem_read_fn mem, void *ctx, struct utrace_engine *e);
+void printer_exit(struct pthr *t, const struct utrace_syscall *sc,
+		  struct utrace_engine *e);
+void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
+		    const struct user_regs_struct *regs,
+		    struct utrace_engine *e);
+void printer_jctl(struct pthr *t, int type, struct utrace_engine *e);
+void printer_death(struct pthr *t, bool group_dead, int status);
+uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former);
 int counter_attach(pid_t tid);
 void counter_report(FILE *f);
 int inject_attach(pid_t tid);

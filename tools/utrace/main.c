@@ -719,9 +719,29 @@ static int exit_like(int status)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/*
+ * Programs joined to this trace (another utrace -p, utraced's users) lose
+ * it when we end: their watches go with the tracer, every thread they
+ * held runs on, and their next read of the queue says the connection
+ * ended.  Said once, before the tracer is freed.
+ */
+static void say_joiners(const char *why)
+{
+	int n = tracer ? utrace_tracer_joiners(tracer) : 0;
+
+	if (n <= 0)
+		return;
+	fflush(summary_file());
+	fprintf(stderr, "utrace: %s: %d joined program%s lose%s this trace; "
+		"the threads run on, none is left stopped\n", why, n,
+		n == 1 ? "" : "s", n == 1 ? "s" : "");
+}
+
 static void detach_all(void)
 {
 	size_t i;
+
+	say_joiners("detaching");
 
 	/* strace's order: per thread, the message, then its open line. */
 	for (i = 0; i < nslots; i++) {
@@ -770,6 +790,13 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "utrace: %s\n", strerror(-err));
 		return 1;
+	}
+	if (!opt.no_serve) {
+		/* Others may join (utrace -p PID on our tracee); --no-serve. */
+		err = utrace_tracer_serve(tracer, UTRACE_SERVE_DEFAULT);
+		if (err)
+			fprintf(stderr, "utrace: not serving joiners: %s\n",
+				strerror(-err));
 	}
 	if (printer_init() < 0)
 		return 1;
@@ -894,6 +921,7 @@ int main(int argc, char **argv)
 		finish_outputs();
 		return die_like(interrupted);
 	}
+	say_joiners("the trace ends");
 	utrace_tracer_free(tracer);
 	gdbstub_free(gdb);
 	finish_outputs();

@@ -207,6 +207,10 @@ void usage(FILE *f)
 "                          its execve) or the first -p PID, beside the trace;\n"
 "                          ADDR is :PORT (127.0.0.1), HOST:PORT or a socket\n"
 "                          path; then in gdb: target remote ADDR\n"
+"Sharing:\n"
+"  --no-serve              do not let other programs join this trace (by\n"
+"                          default another utrace -p PID, or any libutrace\n"
+"                          program, can join and trace the same threads)\n"
 "Miscellaneous:\n"
 "  -V, --version           print the version and exit\n"
 "  -h, --help              print this help and exit\n"
@@ -776,7 +780,7 @@ enum {
 	OPT_JSON = 256, OPT_TIMELINE, OPT_INJECT, OPT_TRACE, OPT_SIGNAL,
 	OPT_STATUS, OPT_FF, OPT_QUIET, OPT_DECODE_FDS, OPT_SECCOMP,
 	OPT_ABS_TS, OPT_REL_TS, OPT_SC_TIMES, OPT_DECODE_PIDS, OPT_DAEMONIZE,
-	OPT_GDB = 0x7900,
+	OPT_GDB = 0x7900, OPT_NO_SERVE,
 };
 
 /* s, ms, us, ns: digits after the point; -1 if none of these. */
@@ -951,6 +955,7 @@ int parse_options(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "gdb", required_argument, NULL, OPT_GDB },
+		{ "no-serve", no_argument, NULL, OPT_NO_SERVE },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1098,6 +1103,7 @@ int parse_options(int argc, char **argv)
 		case OPT_JSON: opt.json = true; break;
 		case OPT_TIMELINE: opt.timeline = optarg; break;
 		case OPT_GDB: opt.gdb = optarg; break;
+		case OPT_NO_SERVE: opt.no_serve = true; break;
 		case 'V':
 			printf("utrace -- version %s (libutrace API %d)\n",
 			       UTRACE_CLI_VERSION, UTRACE_API_VERSION);

@@ -501,25 +501,26 @@ static void print_stack(struct pthr *t, struct utrace_engine *e)
 	sb_free(&b);
 }
 
-static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
+/*
+ * A syscall's entry, from an engine (e) or from a joined queue's record
+ * (e NULL: no -P, no -k); memory is read with mem(ctx, ...), here and at
+ * the exit.
+ */
+void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
+		   mem_read_fn mem, void *ctx, struct utrace_engine *e)
 {
-	struct pthr *t = utrace_engine_data(e);
-	struct utrace_syscall sc;
+	struct utrace_syscall sc = *scp;
 	const char *name;
 	struct sbuf lead = { 0 };
 
-	if (action & UTRACE_SYSCALL_RESUMED)
-		return keep(action);
-	if (utrace_syscall_get(e, &sc) < 0)
-		return keep(action);
-	t->filtered = hidden(t->tid, sc.nr) || (opt.trace_paths.n &&
+	t->filtered = hidden(t->tid, sc.nr) || (opt.trace_paths.n && e &&
 		      !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr,
 					sc.args));
 	if (t->filtered) {
 		/* -k: the command's own execve is the first, shown or not. */
 		if (sc.nr == SYS_execve || sc.nr == SYS_execveat)
 			t->exec_first = false;
-		return keep(action);
+		return;
 	}
 	name = sys_name(sc.nr);
 	t->lead_nr = sc.nr;
@@ -534,8 +535,8 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	t->dc.decode_fds = opt.decode_fds;
 	t->dc.sockets = t->sockets;
 	t->dc.no_abbrev = sc.nr >= 0 && sc.nr < NR_MAX && !opt.abbrev[sc.nr];
-	t->dc.mem_read = mem_read;
-	t->dc.mem_ctx = e;
+	t->dc.mem_read = mem;
+	t->dc.mem_ctx = ctx;
 	t->dc.out = &t->line;
 	t->dc.saved = sc.sp;
 	if (name)
@@ -544,7 +545,8 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 		sb_printf(&t->line, "syscall_%#lx(", (unsigned long)sc.nr);
 	dec_begin(&t->dc);
 	t->done = decode_syscall(&t->dc);
-	stack_at_entry(t, e, sc.nr);
+	if (e)
+		stack_at_entry(t, e, sc.nr);
 	t->entry_len = t->line.len;
 	t->in_syscall = true;
 	t->unfinished = false;
@@ -554,7 +556,7 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	if (t->staged) {
 		sb_reset(&t->prefix);
 		leader(t, &t->prefix, &t->tv_entry);
-		return keep(action);
+		return;
 	}
 	take_line(t->out, t);
 	leader(t, &lead, &t->tv_entry);
@@ -563,6 +565,17 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	t->col = lead.len + t->line.len;
 	t->out->open = t;
 	sb_free(&lead);
+}
+
+static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
+{
+	struct utrace_syscall sc;
+
+	if (action & UTRACE_SYSCALL_RESUMED)
+		return keep(action);
+	if (utrace_syscall_get(e, &sc) < 0)
+		return keep(action);
+	printer_entry(utrace_engine_data(e), &sc, mem_read, e, e);
 	return keep(action);
 }
 
@@ -627,10 +640,11 @@ static bool status_wanted(struct pthr *t)
 	return opt.status_mask & ST_SUCCESSFUL;
 }
 
-static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
+/* A syscall's exit, from an engine (e) or a joined queue's record. */
+void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
+		  struct utrace_engine *e)
 {
-	struct pthr *t = utrace_engine_data(e);
-	struct utrace_syscall sc;
+	struct utrace_syscall sc = *scp;
 	struct sbuf tail = { 0 };
 	struct outf *o = t->out;
 	bool delayed = take_delayed(t->tid);
@@ -639,10 +653,8 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	if (t->filtered || hidden(t->tid, -1)) {
 		t->filtered = false;
 		mark_injected(t->tid, false);
-		return keep(action);
+		return;
 	}
-	if (utrace_syscall_get(e, &sc) < 0)
-		return keep(action);
 	if (opt.decode_pids)
 		refresh_comm(t);	/* a successful execve renames */
 	if (!t->in_syscall) {
@@ -682,13 +694,13 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 		if (status_wanted(t))
 			json_syscall(t, true, dur);
 		mark_injected(t->tid, false);
-		return keep(action);
+		return;
 	}
 	if (t->staged) {
 		if (!status_wanted(t)) {
 			mark_injected(t->tid, false);
 			t->stack_queued = false;
-			return keep(action);
+			return;
 		}
 		take_line(o, t);
 		out_write(o, t->prefix.p, t->prefix.len);
@@ -735,6 +747,21 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	line_ended(o);
 	print_stack(t, e);
 	mark_injected(t->tid, false);
+}
+
+static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
+{
+	struct pthr *t = utrace_engine_data(e);
+	struct utrace_syscall sc;
+
+	if (t->filtered || hidden(t->tid, -1)) {
+		t->filtered = false;
+		mark_injected(t->tid, false);
+		return keep(action);
+	}
+	if (utrace_syscall_get(e, &sc) < 0)
+		return keep(action);
+	printer_exit(t, &sc, e);
 	return keep(action);
 }
 
@@ -791,29 +818,29 @@ static void event_line(struct pthr *t, const char *text)
 	sb_free(&lead);
 }
 
-static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
-			 siginfo_t *info)
+/*
+ * A signal (action: the disposition bits report_signal gets); regs, when
+ * known, for -n and -i; e for -k.
+ */
+void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
+		    const struct user_regs_struct *regs,
+		    struct utrace_engine *e)
 {
-	struct pthr *t = utrace_engine_data(e);
 	enum utrace_signal_action sa = utrace_signal_action(action);
 	struct sbuf b = { 0 };
 
 	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER || !info ||
 	    hidden(t->tid, -1))
-		return keep(action);
+		return;
 	if (info->si_signo < 1 || info->si_signo > 64 ||
 	    !opt.signal_set[info->si_signo])
-		return keep(action);
+		return;
 	if (sa == UTRACE_SIGNAL_STOP || sa == UTRACE_SIGNAL_TSTP)
 		t->stop_sig = info->si_signo;
-	if (opt.print_nr || opt.print_ip) {
-		struct user_regs_struct regs;
-
-		if (utrace_regs_get(e, &regs) == 0) {
-			t->lead_nr = (long)regs.orig_rax;
-			t->lead_ip = regs.rip;
-			t->ip_known = true;
-		}
+	if (regs) {
+		t->lead_nr = (long)regs->orig_rax;
+		t->lead_ip = regs->rip;
+		t->ip_known = true;
 	}
 	if (opt.json) {
 		json_begin(&b, t, "signal");
@@ -827,7 +854,7 @@ static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
 			sb_free(&si);
 		}
 		json_emit(t, &b);
-		return keep(action);
+		return;
 	}
 	sb_printf(&b, "--- %s ", signame(info->si_signo));
 	format_siginfo(&b, info);
@@ -835,17 +862,27 @@ static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
 	event_line(t, b.p);
 	sb_free(&b);
 	print_stack(t, e);
+}
+
+static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
+			 siginfo_t *info)
+{
+	struct user_regs_struct regs;
+	bool have = (opt.print_nr || opt.print_ip) &&
+		    utrace_regs_get(e, &regs) == 0;
+
+	printer_signal(utrace_engine_data(e), action, info,
+		       have ? &regs : NULL, e);
 	return keep(action);
 }
 
-static uint32_t p_jctl(uint32_t action, struct utrace_engine *e, int type,
-		       int notify)
+/* A job-control stop or continue (CLD_STOPPED, CLD_CONTINUED). */
+void printer_jctl(struct pthr *t, int type, struct utrace_engine *e)
 {
-	struct pthr *t = utrace_engine_data(e);
 	char buf[64];
 
 	if (type != CLD_STOPPED)
-		return keep(action);
+		return;
 	if (opt.json) {
 		struct sbuf b = { 0 };
 
@@ -853,12 +890,18 @@ static uint32_t p_jctl(uint32_t action, struct utrace_engine *e, int type,
 		sb_printf(&b, ",\"signal\":\"%s\"",
 			  t->stop_sig ? signame(t->stop_sig) : "SIGSTOP");
 		json_emit(t, &b);
-		return keep(action);
+		return;
 	}
 	snprintf(buf, sizeof(buf), "--- stopped by %s ---",
 		 t->stop_sig ? signame(t->stop_sig) : "SIGSTOP");
 	event_line(t, buf);
 	print_stack(t, e);
+}
+
+static uint32_t p_jctl(uint32_t action, struct utrace_engine *e, int type,
+		       int notify)
+{
+	printer_jctl(utrace_engine_data(e), type, e);
 	return keep(action);
 }
 
@@ -889,10 +932,8 @@ static uint32_t p_exit_ev(uint32_t action, struct utrace_engine *e, int status)
 	return keep(action);
 }
 
-static uint32_t death_line(struct utrace_engine *e, bool group_dead,
-			   int status)
+static uint32_t death_line(struct pthr *t, bool group_dead, int status)
 {
-	struct pthr *t = utrace_engine_data(e);
 	char buf[96];
 
 	finish_unreturned(t);
@@ -933,12 +974,16 @@ static uint32_t death_line(struct utrace_engine *e, bool group_dead,
 }
 
 /* -k: a stack taken at the entry of exit or exit_group follows. */
+void printer_death(struct pthr *t, bool group_dead, int status)
+{
+	death_line(t, group_dead, status);
+	print_stack(t, NULL);
+}
+
 static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
 {
-	uint32_t ret = death_line(e, group_dead, status);
-
-	print_stack(utrace_engine_data(e), NULL);
-	return ret;
+	printer_death(utrace_engine_data(e), group_dead, status);
+	return UTRACE_RESUME;
 }
 
 /*
@@ -946,11 +991,12 @@ static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
  * (libutrace moved this engine with it) and, as in strace, continues the
  * leader's trace: the leader's line prefix and, with -ff, its file.
  */
-static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
-		       pid_t former)
+/*
+ * tid: the thread's id after the exec.  Returns UTRACE_DETACH when -b
+ * execve lets the thread go, else UTRACE_RESUME.
+ */
+uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former)
 {
-	struct pthr *t = utrace_engine_data(e);
-	pid_t tid = utrace_engine_tid(e);
 	char buf[96];
 
 	if (exec_detaching(tid)) {
@@ -965,7 +1011,7 @@ static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
 		return UTRACE_DETACH;
 	}
 	if (former == tid || t->tid == tid)
-		return keep(action);
+		return UTRACE_RESUME;
 	if (t->out->open == t) {
 		char msg[64];
 
@@ -995,19 +1041,28 @@ static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
 		leader(t, &t->prefix, &t->tv_entry);
 	}
 	if (opt.quiet & Q_THREAD_EXECVE)
-		return keep(action);
+		return UTRACE_RESUME;
 	if (opt.json) {
 		struct sbuf b = { 0 };
 
 		json_begin(&b, t, "superseded");
 		sb_printf(&b, ",\"former_tid\":%d", former);
 		json_emit(t, &b);
-		return keep(action);
+		return UTRACE_RESUME;
 	}
 	snprintf(buf, sizeof(buf), "+++ superseded by execve in pid %d +++",
 		 former);
 	event_line(t, buf);
-	return keep(action);
+	return UTRACE_RESUME;
+}
+
+static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
+		       pid_t former)
+{
+	uint32_t r = printer_exec(utrace_engine_data(e), utrace_engine_tid(e),
+				  former);
+
+	return r == UTRACE_DETACH ? r : keep(action);
 }
 
 static void p_reap(struct utrace_engine *e)
@@ -1079,18 +1134,16 @@ static int stack_attach(struct pthr *t)
 	return unwind_attach(t->tid, t->uw);
 }
 
-int printer_attach(pid_t tid)
+/* A thread's printing state, on no engine yet; 0 or -errno. */
+static int thread_new(pid_t tid, pid_t tgid, struct pthr **out)
 {
-	struct utrace_engine *e;
 	struct pthr *t = calloc(1, sizeof(*t));
-	size_t n;
-	const long *nrs = trace_nrs(&n);
 	int err;
 
 	if (!t)
 		return -ENOMEM;
 	t->tid = tid;
-	t->tgid = tgid_of(tid);
+	t->tgid = tgid;
 	t->out = &main_out;
 	if (opt.follow_separately) {
 		char path[4096];
@@ -1121,6 +1174,49 @@ int printer_attach(pid_t tid)
 			return err;
 		}
 	}
+	*out = t;
+	return 0;
+}
+
+/*
+ * A thread printed from a joined queue's records (join.c): its state,
+ * counted among the live threads (the "[pid N]" prefixes) until
+ * printer_thread_end.
+ */
+struct pthr *printer_thread_new(pid_t tid, pid_t tgid)
+{
+	struct pthr *t;
+
+	if (thread_new(tid, tgid, &t))
+		return NULL;
+	t->next = threads;
+	threads = t;
+	live++;
+	return t;
+}
+
+/* The thread is gone (its death printed) or let go: its state goes too. */
+void printer_thread_end(struct pthr *t)
+{
+	if (t->out->open == t)
+		line_ended(t->out);
+	if (!t->reaped)
+		live--;
+	t->reaped = true;
+	p_release(t);
+}
+
+int printer_attach(pid_t tid)
+{
+	struct utrace_engine *e;
+	struct pthr *t;
+	size_t n;
+	const long *nrs = trace_nrs(&n);
+	int err;
+
+	err = thread_new(tid, tgid_of(tid), &t);
+	if (err)
+		return err;
 	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &printer_ops,
 			    t, &e);
 	if (err) {
