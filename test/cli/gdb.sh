@@ -161,9 +161,13 @@ print $fctrl
 print $ftag
 print $orig_rax
 set var $xmm3.v4_int32[2] = 7
-print $xmm3.v4_int32
+print $xmm3.v4_int32[2]
 set var $ymm4.v8_int32[6] = 9
-print $ymm4.v8_int32
+print $ymm4.v8_int32[6]
+set var $xmm5.v2_int64[1] = 0x1122334455667788
+print/x $xmm5.v2_int64[1]
+set var $st0 = 2.5
+print $st0
 set var $rax = 0x1234
 print/x $rax
 kill
@@ -334,9 +338,13 @@ fi
 
 cat >client.py <<'EOF'
 import socket, sys, time
-port = int(sys.argv[1])
+port = 0 if sys.argv[2] == "unix" else int(sys.argv[1])
 what = sys.argv[2]
-s = socket.create_connection(("127.0.0.1", port))
+if what == "unix":
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+else:
+    s = socket.create_connection(("127.0.0.1", port))
 s.settimeout(20)
 
 def pkt(d):
@@ -384,6 +392,16 @@ if what == "bad":
     time.sleep(0.2)
     s.close()                                   # gone while running
     print("bad input handled")
+elif what == "unix":
+    s.sendall(pkt(b"qSupported"))
+    assert b"PacketSize" in reply()
+    s.sendall(b"+" + pkt(b"?"))
+    r = reply()
+    assert b"$T05thread:" in r, r
+    s.sendall(b"+" + pkt(b"vKill;1"))
+    r = reply()
+    assert r.endswith(b"$OK#9a"), r
+    print("unix socket served")
 elif what == "second":
     s.sendall(pkt(b"qSupported"))
     print(reply().decode(errors="replace"))
@@ -432,6 +450,17 @@ finish
 t "a second gdb is refused with a clear message" \
 	'grep -q "E.utrace: another gdb is already attached" second.out && grep -q closed second.out && grep -q "refused a second gdb connection" srv.err && grep -q "^\$1 = 1" gdb.raw' \
 	second.out
+
+# A Unix socket instead of TCP; it is removed when utrace ends.
+rm -f srv.err
+"$U" -o log --gdb="$tmp/g.sock" "$P" basic >srv.out 2>srv.err &
+server=$!
+wait_for srv.err "listening on $tmp/g.sock"
+timeout 60 python3 client.py "$tmp/g.sock" unix >py.out 2>&1
+finish
+t "a Unix socket path: served, then removed" \
+	'grep -q "unix socket served" py.out && [ ! -e "$tmp/g.sock" ] && grep -q "+++ killed by SIGKILL +++" log' \
+	py.out
 
 # While gdb holds one process at a breakpoint, its child runs and is logged:
 # at most 100 getppid() calls before the breakpoint (100 ms of 1 ms sleeps),

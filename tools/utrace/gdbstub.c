@@ -2243,7 +2243,8 @@ static void parse_input(struct gdbstub *s)
 	while (i < s->inlen && s->cfd >= 0 && s->active) {
 		char c = s->in[i];
 		char *hash;
-		unsigned cs = 0, want;
+		unsigned cs = 0;
+		int hi, lo;
 		size_t k, n;
 
 		if (c == '+') {
@@ -2285,8 +2286,9 @@ static void parse_input(struct gdbstub *s)
 		for (k = 0; k < n; k++)
 			cs += (unsigned char)s->in[i + 1 + k];
 		cs &= 0xff;
-		want = (unsigned)(hexval(hash[1]) << 4 | hexval(hash[2]));
-		if (hexval(hash[1]) < 0 || hexval(hash[2]) < 0 || cs != want) {
+		hi = hexval(hash[1]);
+		lo = hexval(hash[2]);
+		if (hi < 0 || lo < 0 || cs != (unsigned)(hi << 4 | lo)) {
 			if (!s->noack)
 				send_raw(s, "-", 1);
 			i = (size_t)(hash - s->in) + 3;
