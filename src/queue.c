@@ -79,6 +79,14 @@ struct qstop {
 	pid_t pid;
 	bool done;			/* every thread stopped (under q->lock) */
 	int count;
+	/*
+	 * Under q->lock: utrace_queue_stop calls that wait on this stop, and
+	 * whether utrace_queue_resume took it away meanwhile.  A stop that
+	 * is resumed while someone waits on it is unlinked at once and freed
+	 * by its last waiter.
+	 */
+	unsigned users;
+	bool cancelled;
 };
 
 struct utrace_queue {
@@ -861,6 +869,9 @@ static int do_stop_begin(void *arg)
 		q->stops = s;
 	}
 	a->s = s;
+	pthread_mutex_lock(&q->lock);
+	s->users++;
+	pthread_mutex_unlock(&q->lock);
 	qt_each(q, stop_take, a);
 	if (!stop_scan(q, s))
 		q->stops_pending++;
@@ -886,18 +897,38 @@ static void abs_deadline(struct timespec *ts, long ms)
 	}
 }
 
+/*
+ * The end of a utrace_queue_stop call (q->lock held, dropped here): its
+ * result, and the stop freed if a resume took it away and we were its last
+ * waiter.  @err: an error to return instead.
+ */
+static int stop_put(struct utrace_queue *q, struct qstop *s, int err)
+{
+	bool done = s->done, cancelled = s->cancelled;
+	int n = s->count;
+
+	if (--s->users == 0 && cancelled)
+		free(s);
+	pthread_mutex_unlock(&q->lock);
+	if (err)
+		return err;
+	if (done)
+		return n;
+	return cancelled ? -ECANCELED : -ETIMEDOUT;
+}
+
 /**
  * utrace_queue_stop - hold every watched thread of process @pid
  * Returns the number of threads stopped once all are, -ETIMEDOUT (the stop
- * stays in force), -ESRCH (no watched thread in @pid), -EINVAL.
+ * stays in force), -ECANCELED (utrace_queue_resume of @pid, from another
+ * thread, came first), -ESRCH (no watched thread in @pid), -EINVAL.
  */
 UTRACE_EXPORT int utrace_queue_stop(struct utrace_queue *q, pid_t pid,
 				    int timeout_ms)
 {
 	struct stop_args a = { q, pid, NULL };
 	long deadline;
-	bool done;
-	int err, n;
+	int err;
 
 	if (q && q->conn)
 		return utrace__rq_stop(q->conn, pid, timeout_ms);
@@ -907,23 +938,30 @@ UTRACE_EXPORT int utrace_queue_stop(struct utrace_queue *q, pid_t pid,
 	err = utrace__call(q->t, do_stop_begin, &a);
 	if (err)
 		return err;
+	/*
+	 * From here on a.s may be resumed (unlinked) by another thread at
+	 * any moment; our use of it keeps it allocated (stop_put).
+	 */
 	deadline = q_now_ms() + timeout_ms;
 	if (utrace__on_loop(q->t)) {
 		for (;;) {
 			pthread_mutex_lock(&q->lock);
-			done = a.s->done;
-			n = a.s->count;
+			if (a.s->done || a.s->cancelled)
+				break;
 			pthread_mutex_unlock(&q->lock);
-			if (done)
-				return n;
 			if (timeout_ms == 0 ||
-			    (timeout_ms > 0 && q_now_ms() >= deadline))
-				return -ETIMEDOUT;
+			    (timeout_ms > 0 && q_now_ms() >= deadline)) {
+				pthread_mutex_lock(&q->lock);
+				break;
+			}
 			err = utrace_dispatch(q->t, timeout_ms < 0 ? -1 :
 					      (int)(deadline - q_now_ms()));
-			if (err < 0)
-				return err;
+			if (err < 0) {
+				pthread_mutex_lock(&q->lock);
+				return stop_put(q, a.s, err);
+			}
 		}
+		return stop_put(q, a.s, 0);
 	}
 	pthread_mutex_lock(&q->lock);
 	if (timeout_ms > 0) {
@@ -931,20 +969,17 @@ UTRACE_EXPORT int utrace_queue_stop(struct utrace_queue *q, pid_t pid,
 
 		abs_deadline(&ts, timeout_ms);
 		q->waiters++;
-		while (!a.s->done &&
+		while (!a.s->done && !a.s->cancelled &&
 		       pthread_cond_timedwait(&q->cond, &q->lock, &ts) == 0)
 			;
 		q->waiters--;
 	} else if (timeout_ms < 0) {
 		q->waiters++;
-		while (!a.s->done)
+		while (!a.s->done && !a.s->cancelled)
 			pthread_cond_wait(&q->cond, &q->lock);
 		q->waiters--;
 	}
-	done = a.s->done;
-	n = a.s->count;
-	pthread_mutex_unlock(&q->lock);
-	return done ? n : -ETIMEDOUT;
+	return stop_put(q, a.s, 0);
 }
 
 static int do_resume(void *arg)
@@ -962,7 +997,15 @@ static int do_resume(void *arg)
 			break;
 		}
 	}
-	free(s);
+	/* A utrace_queue_stop call still waiting on it frees it. */
+	pthread_mutex_lock(&q->lock);
+	if (s->users) {
+		s->cancelled = true;
+		pthread_cond_broadcast(&q->cond);
+	} else {
+		free(s);
+	}
+	pthread_mutex_unlock(&q->lock);
 	for (unsigned i = 0; i < q->nbuckets; i++) {
 		struct qthread *qt, *next;
 

@@ -827,6 +827,87 @@ TEST_T(allstop_thread_born_during_stop_held, 120)
 	utrace_tracer_free(t);
 }
 
+/*
+ * utrace_queue_stop waiting on one thread while another resumes the same
+ * process: the resume may take the stop away at any moment of the wait
+ * (before it is complete, or between its completion and the waiter's
+ * reading of it).  Every call returns a count, or -ECANCELED when the
+ * resume came first; nothing touches freed memory (run under ASan).
+ */
+struct stop_race {
+	struct utrace_queue *q;
+	pid_t pid;
+	int rounds;
+	int stopped, cancelled, bad;	/* stopper's results */
+	int resumes;
+	int done;			/* threads finished (atomic) */
+};
+
+static void *race_stopper(void *arg)
+{
+	struct stop_race *r = arg;
+
+	for (int i = 0; i < r->rounds; i++) {
+		int n = utrace_queue_stop(r->q, r->pid, -1);
+
+		if (n > 0)
+			r->stopped++;
+		else if (n == -ECANCELED)
+			r->cancelled++;
+		else
+			r->bad++;
+	}
+	__atomic_add_fetch(&r->done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static void *race_resumer(void *arg)
+{
+	struct stop_race *r = arg;
+
+	while (__atomic_load_n(&r->done, __ATOMIC_SEQ_CST) == 0)
+		if (utrace_queue_resume(r->q, r->pid) > 0)
+			r->resumes++;
+	__atomic_add_fetch(&r->done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+TEST_T(allstop_resumed_from_another_thread_while_waiting, 120)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct stop_race r = { .q = q_new(t), .rounds = 300 };
+	struct utrace_event ev;
+	pthread_t a, b;
+	pid_t tids[8];
+
+	r.pid = t_spawn(t, NULL, "queue_prog", "spin", "3", "60000", NULL);
+	CHECK_EQ(utrace_queue_watch(r.q, r.pid, UTRACE_WATCH_PROCESS,
+				    UTRACE_EVENT(DEATH), 0), 0);
+	CHECK(DISPATCH_UNTIL(t, t_tasks(r.pid, tids, 8) == 4, 20000));
+	CHECK_EQ(pthread_create(&a, NULL, race_stopper, &r), 0);
+	CHECK_EQ(pthread_create(&b, NULL, race_resumer, &r), 0);
+	/* The loop runs here; records are read so none piles up. */
+	while (__atomic_load_n(&r.done, __ATOMIC_SEQ_CST) < 2) {
+		CHECK(utrace_dispatch(t, 10) >= 0);
+		while (q_next(r.q, &ev, 0) == 1)
+			CHECK_EQ(ev.type, 0);
+	}
+	CHECK_EQ(pthread_join(a, NULL), 0);
+	CHECK_EQ(pthread_join(b, NULL), 0);
+	CHECK_EQ(r.bad, 0);
+	CHECK_EQ(r.stopped + r.cancelled, r.rounds);
+	printf("# %d stops completed, %d cancelled by a resume, %d resumes\n",
+	       r.stopped, r.cancelled, r.resumes);
+	/* Whatever the last call was, nothing stays stopped. */
+	utrace_queue_resume(r.q, r.pid);
+	CHECK(DISPATCH_UNTIL(t, count_tasks_in(r.pid, 't') == 0, 10000));
+	kill(r.pid, SIGKILL);
+	while (q_next(r.q, &ev, -1) == 1)
+		;
+	utrace_queue_free(r.q);
+	utrace_tracer_free(t);
+}
+
 /* -- SIGKILL of a held thread --------------------------------------------- */
 
 TEST(sigkill_held_thread)
