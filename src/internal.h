@@ -274,6 +274,7 @@ struct utrace__conn;
 void utrace__serve_dir(uid_t uid, char *buf, size_t size);
 int utrace__serve_dir_ok(const char *dir, uid_t uid);
 void utrace__serve_end(struct utrace_tracer *t);
+void utrace__serve_poll(struct utrace_tracer *t);
 struct utrace_queue *utrace__queue_remote(struct utrace__conn *c);
 int utrace__rq_watch(struct utrace__conn *c, pid_t tid, unsigned flags,
 		     unsigned long events, unsigned long hold);

@@ -472,6 +472,8 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 	utrace__settle_all(t);
 	if (t->queues)
 		utrace__queue_poll(t);
+	if (t->server)
+		utrace__serve_poll(t);
 	bump_gen(t);
 	return n;
 }

@@ -53,6 +53,12 @@ struct pstop {
 
 struct sconn {
 	struct sconn *next;
+	/*
+	 * The output (out*, sending on fd): the server thread holds it while
+	 * it works on the connection; the loop thread only tries it.
+	 */
+	pthread_mutex_t lock;
+	atomic_bool kick;		/* the loop could not send: do it */
 	int fd;
 	struct utrace_queue *q;
 	pid_t pid;
@@ -60,7 +66,7 @@ struct sconn {
 	gid_t gid;
 	bool cap_ptrace;
 	bool hello;
-	bool closing;
+	atomic_bool closing;
 	uint8_t *in;
 	size_t inlen, incap;
 	uint8_t *out;
@@ -74,6 +80,7 @@ struct utrace__server {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	pthread_t th;
 	atomic_bool stop, exited;
+	pthread_mutex_t lock;		/* conns: the server adds and removes */
 	struct sconn *conns;
 	atomic_uint nconns;
 };
@@ -735,10 +742,12 @@ static void take_input(struct sconn *c)
 
 /* -- Connections -------------------------------------------------------- */
 
+/* @c is locked by the caller; it is unlocked and freed here. */
 static void conn_close(struct utrace__server *s, struct sconn *c)
 {
 	struct sconn **pp;
 
+	pthread_mutex_lock(&s->lock);
 	for (pp = &s->conns; *pp; pp = &(*pp)->next) {
 		if (*pp == c) {
 			*pp = c->next;
@@ -746,6 +755,9 @@ static void conn_close(struct utrace__server *s, struct sconn *c)
 		}
 	}
 	s->nconns--;
+	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_destroy(&c->lock);
 	/* Its watches go: every thread it held runs on. */
 	utrace_queue_free(c->q);
 	close(c->fd);
@@ -779,9 +791,12 @@ static void conn_accept(struct utrace__server *s)
 			free(c);
 			continue;
 		}
+		pthread_mutex_init(&c->lock, NULL);
+		pthread_mutex_lock(&s->lock);
 		c->next = s->conns;
 		s->conns = c;
 		s->nconns++;
+		pthread_mutex_unlock(&s->lock);
 	}
 }
 
@@ -812,8 +827,12 @@ static void *server_main(void *arg)
 					  MAX_JOINERS ? s->lfd : -1,
 					  .events = POLLIN };
 		for (c = s->conns; c; c = c->next) {
-			bool pending = c->outoff < c->outlen;
-			bool full = c->outlen - c->outoff >= OUT_HIGH;
+			bool pending, full;
+
+			pthread_mutex_lock(&c->lock);
+			pending = c->outoff < c->outlen;
+			full = c->outlen - c->outoff >= OUT_HIGH;
+			pthread_mutex_unlock(&c->lock);
 
 			/*
 			 * A joiner that does not read its answers gets no
@@ -821,10 +840,11 @@ static void *server_main(void *arg)
 			 */
 			pfd[n++] = (struct pollfd){ .fd = c->fd, .events =
 				(full ? 0 : POLLIN) | (pending ? POLLOUT : 0) };
-			pfd[n++] = (struct pollfd){
-				.fd = c->outlen - c->outoff < OUT_HIGH ?
-				      utrace_queue_fd(c->q) : -1,
-				.events = POLLIN };
+			/*
+			 * Records: the loop thread sends them after each
+			 * dispatch; here only what it could not (kick).
+			 */
+			pfd[n++] = (struct pollfd){ .fd = -1 };
 			if (c->stops)
 				timeout = 10;	/* all-stops are polled */
 		}
@@ -845,6 +865,8 @@ static void *server_main(void *arg)
 
 			next = c->next;
 			i += 2;
+			pthread_mutex_lock(&c->lock);
+			atomic_store(&c->kick, false);
 			if (ev & (POLLIN | POLLHUP | POLLERR))
 				take_input(c);
 			if (ev & (POLLHUP | POLLERR) && !(ev & POLLIN))
@@ -856,6 +878,8 @@ static void *server_main(void *arg)
 			}
 			if (c->closing)
 				conn_close(s, c);
+			else
+				pthread_mutex_unlock(&c->lock);
 		}
 		if (pfd[1].revents & POLLIN)
 			conn_accept(s);
@@ -898,6 +922,7 @@ UTRACE_EXPORT int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags)
 	if (!s)
 		return -ENOMEM;
 	s->t = t;
+	pthread_mutex_init(&s->lock, NULL);
 	snprintf(s->path, sizeof(s->path), "%s/%d.sock", dir, (int)getpid());
 	memcpy(sa.sun_path, s->path, sizeof(s->path));
 	s->wfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -930,6 +955,7 @@ fail:
 		close(s->lfd);
 	if (s->wfd >= 0)
 		close(s->wfd);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 	return err;
 }
@@ -955,6 +981,40 @@ static void drain(struct sconn *c, long deadline)
 			       sizeof(tv)) < 0)
 			break;
 		flush(c, true);
+	}
+}
+
+/**
+ * utrace__serve_poll - after a dispatch (loop thread): send the records it
+ * made to their joiners at once, without waking the server thread.  A
+ * connection the server thread is working on is left to it (kick).
+ */
+void utrace__serve_poll(struct utrace_tracer *t)
+{
+	struct utrace__server *s = t->server;
+	bool wake = false;
+
+	pthread_mutex_lock(&s->lock);
+	for (struct sconn *c = s->conns; c; c = c->next) {
+		if (pthread_mutex_trylock(&c->lock)) {
+			atomic_store(&c->kick, true);
+			wake = true;
+			continue;
+		}
+		if (!c->closing) {
+			pump(c);
+			flush(c, false);
+			if (c->closing)
+				wake = true;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (wake) {
+		uint64_t one = 1;
+
+		if (write(s->wfd, &one, sizeof(one)) < 0)
+			(void)0;
 	}
 }
 
@@ -985,11 +1045,13 @@ void utrace__serve_end(struct utrace_tracer *t)
 	while (s->conns) {
 		struct sconn *c = s->conns;
 
+		pthread_mutex_lock(&c->lock);
 		drain(c, deadline);
 		conn_close(s, c);
 	}
 	close(s->lfd);
 	close(s->wfd);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 	t->server = NULL;
 }
