@@ -137,6 +137,15 @@ double now_mono(void);
 /* Thread bookkeeping shared by every engine's clone handling. */
 int attach_engines(pid_t tid, pid_t tgid);
 pid_t tgid_of(pid_t tid);
+pid_t read_tgid(pid_t tid);
+/*
+ * utrace -p PID on a process the serving tracer tracer_pid traces: join
+ * it and print from its records until the process ends (join.c).  Returns
+ * the exit status, or -errno when it could not join (-ENOTSUP: an option
+ * that does not work joined, said already); *sig: the signal that
+ * interrupted it, 0 if none.
+ */
+int join_trace(pid_t pid, pid_t tracer_pid, int *sig);
 /* The command utrace started (0: none, only -p). */
 pid_t spawned_pid(void);
 /* Set by the injector so the printer can add " (INJECTED)". */

@@ -380,8 +380,29 @@ int attach_engines(pid_t tid, pid_t tgid)
 
 /* -- Attaching to running processes --------------------------------------- */
 
+/* A field of /proc/TID/status ("Tgid:", "TracerPid:"), or dflt. */
+static pid_t status_field(pid_t tid, const char *key, pid_t dflt)
+{
+	char path[64], line[128];
+	size_t kl = strlen(key);
+	pid_t v = dflt;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return dflt;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl)) {
+			v = (pid_t)atoi(line + kl);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
 /* The process a thread belongs to, from /proc/TID/status. */
-static pid_t read_tgid(pid_t tid)
+pid_t read_tgid(pid_t tid)
 {
 	char path[64], line[128];
 	pid_t tgid = tid;
@@ -732,9 +753,9 @@ static void say_joiners(const char *why)
 	if (n <= 0)
 		return;
 	fflush(summary_file());
-	fprintf(stderr, "utrace: %s: %d joined program%s lose%s this trace; "
-		"the threads run on, none is left stopped\n", why, n,
-		n == 1 ? "" : "s", n == 1 ? "s" : "");
+	fprintf(stderr, "utrace: %s: %d joined program%s still connected; "
+		"%s trace ends with this one, no thread is left stopped\n",
+		why, n, n == 1 ? " is" : "s are", n == 1 ? "its" : "their");
 }
 
 static void detach_all(void)
@@ -864,6 +885,36 @@ int main(int argc, char **argv)
 		gdbstub_set_process(gdb, read_tgid(opt.attach[0]), false);
 	for (i = 0; i < opt.nattach && !interrupted; i++) {
 		err = attach_process(opt.attach[i]);
+		if (err == -EPERM && !opt.argv && opt.nattach == 1) {
+			/*
+			 * Traced already: join its tracer if it serves (another
+			 * utrace, utraced), and print from there.
+			 */
+			pid_t tp = status_field(opt.attach[i], "TracerPid:", 0);
+			int sig;
+
+			if (tp > 0 && tp != getpid()) {
+				utrace_tracer_free(tracer);
+				tracer = NULL;
+				gdbstub_free(gdb);
+				gdb = NULL;
+				err = join_trace(opt.attach[i], tp, &sig);
+				if (err == -ENOTSUP)
+					return 1;
+				if (err >= 0) {
+					printer_finish();
+					if (sig)
+						return die_like(sig);
+					return printer_failed() ? 1 : err;
+				}
+				if (err != -ECONNREFUSED)
+					fprintf(stderr, "utrace: join the "
+						"tracer of %d (process %d): "
+						"%s\n", opt.attach[i], tp,
+						strerror(-err));
+				err = -EPERM;
+			}
+		}
 		if (err < 0) {
 			/* As strace: not fatal while something is traced. */
 			fprintf(stderr, "utrace: attach: ptrace(PTRACE_SEIZE, "

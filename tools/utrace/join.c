@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * utrace -p PID on a process that another serving tracer already traces
+ * (another utrace, utraced, any program that called utrace_tracer_serve):
+ * instead of failing as ptrace does, join that tracer with
+ * utrace_queue_connect and print from the queue's records what the
+ * printer engine prints alone.  Syscall entries and exits are held, so
+ * that the decoders read the thread's memory (utrace_queue_mem_readv)
+ * while it waits, then replied UTRACE_RESUME; with --inject, the entry's
+ * reply aborts the syscall and sets its return value, as the injector
+ * engine does.  -f watches the whole process and its children.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct jthr {
+	struct join *j;
+	pid_t tid, tgid;
+	struct pthr *p;		/* the printer's state */
+	unsigned (*count)[NR_MAX];	/* --inject: per rule, per syscall */
+	struct jthr *next;
+};
+
+struct join {
+	struct utrace_queue *q;
+	pid_t pid;
+	struct jthr *threads;
+	int live;
+};
+
+/* The decoders' memory reader: one range, through the serving tracer. */
+static ssize_t jmem_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct jthr *t = ctx;
+	struct utrace_iov iov = { addr, buf, len };
+	ssize_t n = utrace_queue_mem_readv(t->j->q, t->tid, &iov, 1);
+
+	return n;
+}
+
+static struct jthr *jthr_find(struct join *j, pid_t tid)
+{
+	struct jthr *t;
+
+	for (t = j->threads; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+static struct jthr *jthr_new(struct join *j, pid_t tid, pid_t tgid)
+{
+	struct jthr *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->j = j;
+	t->tid = tid;
+	t->tgid = tgid;
+	if (opt.ninject)
+		t->count = calloc(MAX_INJECT, sizeof(*t->count));
+	if (!opt.summary_only)
+		t->p = printer_thread_new(tid, tgid);
+	if ((opt.ninject && !t->count) || (!opt.summary_only && !t->p)) {
+		if (t->p)
+			printer_thread_end(t->p);
+		free(t->count);
+		free(t);
+		return NULL;
+	}
+	t->next = j->threads;
+	j->threads = t;
+	j->live++;
+	return t;
+}
+
+static void jthr_end(struct join *j, struct jthr *t)
+{
+	struct jthr **pp;
+
+	for (pp = &j->threads; *pp; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	if (t->p)
+		printer_thread_end(t->p);
+	free(t->count);
+	free(t);
+	j->live--;
+}
+
+static bool traced_nr(long nr)
+{
+	return opt.trace_all || (nr >= 0 && nr < NR_MAX && opt.trace_set[nr]);
+}
+
+/* --inject at a held entry: the reply that aborts the syscall, if any. */
+static void inject_entry(struct jthr *t, long nr, struct utrace_reply *r)
+{
+	int i;
+	bool done = false;
+
+	if (!opt.ninject || nr < 0 || nr >= NR_MAX)
+		return;
+	for (i = 0; i < opt.ninject; i++) {
+		const struct inject_rule *ru = &opt.inject[i];
+		unsigned n;
+
+		if (!ru->set[nr])
+			continue;
+		n = ++t->count[i][nr];
+		if (done || n < ru->first || n > ru->last ||
+		    (ru->step ? (n - ru->first) % ru->step : n != ru->first))
+			continue;
+		done = true;
+		r->action |= UTRACE_SYSCALL_ABORT;
+		r->flags |= UTRACE_REPLY_RETURN;
+		r->ret = ru->error ? -ru->error : ru->retval;
+		mark_injected(t->tid, true);
+	}
+}
+
+/* A non-leader executed: it now has the leader's id. */
+static void on_exec(struct join *j, struct jthr *t, pid_t tid, pid_t former)
+{
+	struct jthr *old;
+
+	if (former != tid) {
+		old = jthr_find(j, former);
+		if (old && old != t) {
+			/* t is the leader's old state: the former's goes on. */
+			jthr_end(j, t);
+			t = old;
+		}
+	}
+	if (t->p)
+		printer_exec(t->p, tid, former);
+	t->tid = tid;
+	t->tgid = tid;
+}
+
+static void on_record(struct join *j, const struct utrace_event *ev,
+		      struct utrace_reply *r)
+{
+	struct jthr *t = jthr_find(j, ev->tid);
+
+	if (!t && ev->type == UTRACE_EVENT(EXEC) && ev->former_tid != ev->tid)
+		t = jthr_find(j, ev->former_tid);
+	if (!t) {
+		/* A thread whose clone record has not come yet. */
+		t = jthr_new(j, ev->tid, ev->pid);
+		if (!t)
+			return;
+	}
+	switch (ev->type) {
+	case UTRACE_EVENT(SYSCALL_ENTRY):
+		if (!traced_nr(ev->syscall.nr) && !opt.ninject)
+			break;
+		inject_entry(t, ev->syscall.nr, r);
+		if (t->p && traced_nr(ev->syscall.nr))
+			printer_entry(t->p, &ev->syscall, jmem_read, t, NULL);
+		break;
+	case UTRACE_EVENT(SYSCALL_EXIT):
+		if (t->p && traced_nr(ev->syscall.nr))
+			printer_exit(t->p, &ev->syscall, NULL);
+		mark_injected(t->tid, false);
+		break;
+	case UTRACE_EVENT(CLONE):
+		if (!opt.follow || jthr_find(j, ev->child))
+			break;
+		if (!jthr_new(j, ev->child, ev->clone_flags & CLONE_THREAD ?
+			      t->tgid : ev->child))
+			break;
+		if (!(opt.quiet & Q_ATTACH) && !opt.json)
+			tracer_msg("Process %d attached", ev->child);
+		break;
+	case UTRACE_EVENT(EXEC):
+		on_exec(j, t, ev->tid, ev->former_tid);
+		break;
+	case UTRACE_EVENT(JCTL):
+		if (t->p)
+			printer_jctl(t->p, ev->jctl_type, NULL);
+		break;
+	case UTRACE_EVENT(DEATH):
+		if (t->p)
+			printer_death(t->p, ev->group_dead, ev->status);
+		/* A leader that another thread's exec replaces lives on. */
+		if (t->tid == t->tgid && !ev->group_dead)
+			break;
+		jthr_end(j, t);
+		break;
+	default:
+		if ((ev->type & UTRACE_EVENT_SIGNAL_ALL) && t->p)
+			printer_signal(t->p, ev->action, &ev->info, NULL,
+				       NULL);
+		break;
+	}
+}
+
+/* The syscalls to see: the printer's set and the injected ones. */
+static int set_syscalls(struct join *j)
+{
+	size_t n, k, m = 0;
+	const long *tr = trace_nrs(&n);
+	long *nrs;
+	int i, err;
+
+	if (!tr)
+		return 0;	/* all of them */
+	nrs = calloc(NR_MAX, sizeof(*nrs));
+	if (!nrs)
+		return -ENOMEM;
+	for (k = 0; k < NR_MAX; k++) {
+		bool want = opt.trace_set[k];
+
+		for (i = 0; i < opt.ninject && !want; i++)
+			want = opt.inject[i].set[k];
+		if (want)
+			nrs[m++] = (long)k;
+	}
+	err = utrace_queue_set_syscalls(j->q, j->pid, nrs, m);
+	free(nrs);
+	return err;
+}
+
+static int count_threads(pid_t pid)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 1;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n ? n : 1;
+}
+
+/* What the joined trace cannot do; NULL when the options all work. */
+static const char *unsupported(void)
+{
+	int i;
+
+	if (opt.summary || opt.summary_only)
+		return "-c/-C";
+	if (opt.stack_trace)
+		return "-k";
+	if (opt.trace_paths.n)
+		return "-P";
+	if (opt.gdb)
+		return "--gdb";
+	if (opt.timeline)
+		return "--timeline";
+	if (opt.detach_execve)
+		return "-b execve";
+	if (opt.print_nr || opt.print_ip)
+		return "-n/-i";
+	for (i = 0; i < opt.ninject; i++)
+		if (opt.inject[i].signal || opt.inject[i].delay_enter_us ||
+		    opt.inject[i].delay_exit_us)
+			return "--inject with signal= or delay_";
+	return NULL;
+}
+
+static void detach_joined(struct join *j)
+{
+	struct jthr *t;
+
+	for (t = j->threads; t; t = t->next) {
+		if (!(opt.quiet & Q_ATTACH) && !opt.json) {
+			fflush(summary_file());
+			fprintf(stderr, "utrace: Process %d detached\n", t->tid);
+		}
+		printer_detach(t->tid);
+	}
+}
+
+int join_trace(pid_t pid, pid_t tracer_pid, int *sig)
+{
+	struct join j = { .pid = pid };
+	struct utrace_event ev = { .size = sizeof(ev) };
+	const char *no = unsupported();
+	sigset_t set;
+	int sfd = -1, err, n, i;
+	unsigned long events;
+	unsigned flags = opt.follow ? UTRACE_WATCH_PROCESS |
+				      UTRACE_WATCH_CHILDREN : 0;
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGPIPE,
+				    SIGTERM };
+
+	*sig = 0;
+	if (no) {
+		fprintf(stderr, "utrace: process %d is traced by process %d; "
+			"%s does not work through a join\n", pid, tracer_pid,
+			no);
+		return -ENOTSUP;
+	}
+	err = utrace_queue_connect(pid, &j.q);
+	if (err)
+		return err;
+	events = UTRACE_EVENT_SYSCALL | UTRACE_EVENT_SIGNAL_ALL |
+		 UTRACE_EVENT(JCTL) | UTRACE_EVENT(EXEC) |
+		 UTRACE_EVENT(DEATH) | (opt.follow ? UTRACE_EVENT(CLONE) : 0);
+	/* Until the syscall set is in place, the others are ignored. */
+	err = utrace_queue_watch(j.q, pid, flags, events, UTRACE_EVENT_SYSCALL);
+	if (!err)
+		err = set_syscalls(&j);
+	if (err) {
+		utrace_queue_free(j.q);
+		return err;
+	}
+	n = opt.follow ? count_threads(pid) : 1;
+	if (!jthr_new(&j, pid, read_tgid(pid))) {
+		utrace_queue_free(j.q);
+		return -ENOMEM;
+	}
+	if (!(opt.quiet & Q_ATTACH) && !opt.json) {
+		if (n > 1)
+			fprintf(stderr, "utrace: Process %d attached with %d "
+				"threads (joined the trace of process %d)\n",
+				pid, n, tracer_pid);
+		else
+			fprintf(stderr, "utrace: Process %d attached (joined "
+				"the trace of process %d)\n", pid, tracer_pid);
+	}
+	sigemptyset(&set);
+	for (i = 0; i < (int)(sizeof(sigs) / sizeof(sigs[0])); i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC);
+
+	while (j.live > 0) {
+		struct pollfd pf[2] = {
+			{ .fd = utrace_queue_fd(j.q), .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+		};
+		struct utrace_reply r = { .size = sizeof(r),
+					  .action = UTRACE_RESUME };
+
+		printer_flush();
+		if (poll(pf, sfd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+			break;
+		if (sfd >= 0 && (pf[1].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				*sig = (int)si.ssi_signo;
+				break;
+			}
+		}
+		err = utrace_queue_next(j.q, &ev, 0);
+		if (err == 0)
+			continue;
+		if (err < 0)
+			break;
+		on_record(&j, &ev, &r);
+		if (ev.held)
+			utrace_queue_reply(j.q, ev.id, &r);
+	}
+	if (err == -ENOTCONN)
+		tracer_msg("the tracer of process %d (process %d) ended; so "
+			   "does this trace", pid, tracer_pid);
+	if (*sig)
+		detach_joined(&j);
+	/* Threads we held run on; nothing is left stopped by us. */
+	utrace_queue_free(j.q);
+	while (j.threads)
+		jthr_end(&j, j.threads);
+	if (sfd >= 0)
+		close(sfd);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	return err == -ENOTCONN ? 1 : 0;
+}
