@@ -27,6 +27,7 @@ struct jthr {
 	struct join *j;
 	pid_t tid, tgid;
 	struct pthr *p;		/* the printer's state */
+	bool fresh;		/* no syscall record seen yet */
 	unsigned (*count)[NR_MAX];	/* --inject: per rule, per syscall */
 	struct jthr *next;
 };
@@ -67,6 +68,7 @@ static struct jthr *jthr_new(struct join *j, pid_t tid, pid_t tgid)
 	t->j = j;
 	t->tid = tid;
 	t->tgid = tgid;
+	t->fresh = true;
 	if (opt.ninject)
 		t->count = calloc(MAX_INJECT, sizeof(*t->count));
 	if (!opt.summary_only)
@@ -165,6 +167,7 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 	}
 	switch (ev->type) {
 	case UTRACE_EVENT(SYSCALL_ENTRY):
+		t->fresh = false;
 		if (!traced_nr(ev->syscall.nr) && !opt.ninject)
 			break;
 		inject_entry(t, ev->syscall.nr, r);
@@ -172,6 +175,14 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 			printer_entry(t->p, &ev->syscall, jmem_read, t, NULL);
 		break;
 	case UTRACE_EVENT(SYSCALL_EXIT):
+		/*
+		 * Joined while the thread was in a syscall: a tracer of its
+		 * own would have interrupted it and seen it restart from its
+		 * entry.  The arguments are still there: print it whole.
+		 */
+		if (t->p && traced_nr(ev->syscall.nr) && t->fresh)
+			printer_entry(t->p, &ev->syscall, jmem_read, t, NULL);
+		t->fresh = false;
 		if (t->p && traced_nr(ev->syscall.nr))
 			printer_exit(t->p, &ev->syscall, NULL);
 		mark_injected(t->tid, false);

@@ -1,0 +1,152 @@
+#!/bin/sh
+# Several utrace on one process: utrace serves by default, and utrace -p on
+# a process another utrace traces joins it (through utrace_queue_connect)
+# and prints what it would print alone.
+#
+# No timing: test/progs/join_prog does one thing per line read from a FIFO
+# this script holds; the script waits (up to a generous bound) for each
+# utrace to say it attached before it writes the next line.
+O=${O:-build}
+case $O in /*) ;; *) O=$(pwd)/$O ;; esac
+U=$O/utrace
+PROG=$O/test/progs/join_prog
+tmp=$(mktemp -d)
+pids=
+cleanup() {
+	exec 3>&- 2>/dev/null
+	for p in $pids; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+cd "$tmp" || exit 1
+
+ok() { echo "ok - $1"; }
+nok() {
+	echo "not ok - $1"
+	for f in plain log1 log2 err1 err2 out; do
+		[ -s "$f" ] && { echo "# $f:"; sed "s/^/#   /" "$f" | head -20; }
+	done
+}
+t() {	# name, shell condition
+	if eval "$2"; then ok "$1"; else nok "$1"; fi
+}
+# Wait until a shell condition holds: up to 30 s, polled.
+waitfor() {
+	i=0
+	while [ $i -lt 300 ]; do
+		eval "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# Wait for a process (not our child) to be gone.
+gone() { waitfor "! kill -0 $1 2>/dev/null"; }
+state() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1; }
+
+# Start join_prog, untraced, reading the FIFO in; P its pid.
+start_prog() {
+	rm -f in out log1 log2 err1 err2
+	mkfifo in
+	exec 3<>in
+	"$PROG" <in >out &
+	P=$!
+	pids="$pids $P"
+	# Blocked in read(0, ...): past its exec and its start, always here.
+	waitfor "[ \"\$(cut -d' ' -f1 /proc/$P/syscall 2>/dev/null)\" = 0 ]"
+}
+# utrace -p $P with options, its trace in logN, stderr in errN; UN its pid.
+tracer() {	# N, options...
+	n=$1; shift
+	"$U" -p "$P" -o "log$n" "$@" 2>"err$n" &
+	eval "U$n=\$!"
+	pids="$pids $!"
+	waitfor "grep -qs 'attached' err$n"
+}
+finish() {	# the commands, then q; wait for the program and the tracers
+	# One write: the program's one read gets it all, in every run.
+	cmds=
+	for c in "$@"; do cmds="$cmds$c
+"; done
+	printf '%sq\n' "$cmds" >&3
+	wait "$P"
+	prc=$?
+	exec 3>&-
+	[ -n "${U1:-}" ] && wait "$U1"
+	[ -n "${U2:-}" ] && wait "$U2"
+	U1= U2=
+}
+
+# 1. Two utrace -p on one process print the same syscalls.
+start_prog
+tracer 1 -e trace=openat,write,close
+tracer 2 -e trace=openat,write,close
+t "the second utrace -p joined the first" \
+	"grep -q \"Process $P attached (joined the trace of process $U1)\" err2"
+finish "o /etc/hostname" "o /nonexistent/x"
+t "the program ran as usual" "[ $prc = 0 ] && grep -q 'open /nonexistent/x: -2' out"
+t "both print the program's openat" \
+	"grep -q 'openat(AT_FDCWD, \"/nonexistent/x\", O_RDONLY) = -1 ENOENT' log1"
+t "two utrace -p print the same lines" "cmp -s log1 log2"
+
+# 2. A joined utrace -p prints what a plain one prints (every syscall,
+# memory decoded: read's buffer, openat's path, write's string).
+start_prog
+tracer 1
+finish "o /etc/hostname" "o /nonexistent/x"
+mv log1 plain
+start_prog
+tracer 1 --no-serve -e trace=none
+t "--no-serve: a second utrace -p cannot join" \
+	"! \"$U\" -p $P -o log2 2>err2 && grep -q 'Operation not permitted' err2"
+finish
+start_prog
+tracer 1 -e trace=none
+tracer 2
+finish "o /etc/hostname" "o /nonexistent/x"
+t "a joined utrace -p prints what a plain one prints" "cmp -s plain log2"
+t "and it decodes memory (read's buffer)" \
+	"grep -q '^read(0, \"o /etc/hostname' log2 || grep -q 'read resumed>\"o /etc' log2"
+
+# 3. -f through the join: the child's syscalls, as a plain -f prints them.
+norm() { sed -E 's/[0-9]{2,}/N/g' "$1"; }
+start_prog
+tracer 1 -f -e trace=openat,exit_group
+finish "f /nonexistent/c"
+mv log1 plain
+start_prog
+tracer 1 -e trace=none
+tracer 2 -f -e trace=openat,exit_group
+finish "f /nonexistent/c"
+t "-f joined: the child's openat" "grep -q 'openat(AT_FDCWD, \"/nonexistent/c\"' log2"
+t "-f joined prints what a plain -f prints (pids aside)" \
+	"[ \"\$(norm plain)\" = \"\$(norm log2)\" ]"
+
+# 4. utrace --inject joined: the first utrace prints the injected faults
+# as the program saw them (its own injector did not make them: no INJECTED).
+start_prog
+tracer 1 -e trace=openat
+tracer 2 -e trace=openat --inject=openat:error=EACCES
+finish "o /etc/hostname"
+t "the joined injector made openat fail" "grep -q 'open /etc/hostname: -13' out"
+t "the first utrace prints the fault" \
+	"grep -qx 'openat(AT_FDCWD, \"/etc/hostname\", O_RDONLY) = -1 EACCES (Permission denied)' log1"
+t "the injecting utrace marks it (INJECTED)" \
+	"grep -q 'EACCES (Permission denied) (INJECTED)' log2"
+
+# 5. The first utrace asked to stop while another is joined: it says what
+# happens to the joiner; nothing stays stopped; the program runs on.
+start_prog
+tracer 1 -e trace=openat
+tracer 2 -e trace=openat
+kill -INT "$U1"
+wait "$U1"
+t "the first utrace says what happens to the joined one" \
+	"grep -q 'detaching: 1 joined program is still connected' err1"
+wait "$U2"
+t "the joined utrace ends and says why" "grep -q 'ended; so does this trace' err2"
+t "the program is not left stopped" "[ \"\$(state $P)\" != t ] && [ \"\$(state $P)\" != T ]"
+t "nothing traces it" "grep -q 'TracerPid:[[:space:]]*0$' /proc/$P/status"
+U1= U2=
+finish "o /etc/hostname"
+t "it runs on to the end" "[ $prc = 0 ] && grep -q 'open /etc/hostname: 0' out"
