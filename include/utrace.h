@@ -308,6 +308,19 @@ ssize_t utrace_queue_mem_writev(struct utrace_queue *q, pid_t tid,
 
 int utrace_emulate_ptrace(struct utrace_tracer *t, pid_t tid);
 
+/* -- Following a process and its children (utrace_follow(3)) ----------- */
+
+/*
+ * Called on the loop thread for each thread a follow takes on, before it
+ * runs: attach its engines there.  @parent is the thread whose clone made
+ * it (0: an existing thread of the process found by utrace_follow).
+ */
+typedef int (*utrace_follow_fn)(void *arg, pid_t tid, pid_t tgid,
+				pid_t parent, unsigned long clone_flags);
+
+int utrace_follow(struct utrace_tracer *t, pid_t tid, unsigned flags,
+		  utrace_follow_fn fn, void *arg);
+
 /* -- Several programs on one process (SPEC section 12, utrace(7)) ------- */
 
 #define UTRACE_SERVE_DEFAULT	0

@@ -135,6 +135,8 @@ struct uthread {
 	unsigned changes;	/* UTRACE_SYSCALL_CHANGED_* of this syscall */
 	/* signals owed to the program, sent as placeholders (signal.c) */
 	struct utrace__pend *pend;
+	/* utrace_follow: who takes on this thread's new threads and children */
+	struct utrace__follow *follows;
 	/* held (HOLD) at this signal-delivery stop: reported again here */
 	bool held;
 	unsigned held_passes;	/* HOLDs in a row at this stop */
@@ -258,6 +260,19 @@ uint32_t utrace__report(struct uthread *th, struct utrace__event *ev);
 bool utrace__wants(struct uthread *th, const struct utrace__event *ev);
 bool utrace__exit_wanted(struct uthread *th, long nr);
 void utrace__pass_end(struct uthread *th);
+
+/* follow.c */
+struct utrace__follow {
+	struct utrace__follow *next;
+	utrace_follow_fn fn;
+	void *arg;
+	unsigned flags;			/* UTRACE_WATCH_* */
+};
+void utrace__follow_clone(struct uthread *th, pid_t child,
+			  unsigned long clone_flags);
+void utrace__follow_free(struct uthread *th);
+int utrace__follow(struct utrace_tracer *t, pid_t tid, unsigned flags,
+		   utrace_follow_fn fn, void *arg, bool threads);
 
 /* stops.c */
 void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status);

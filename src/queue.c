@@ -25,7 +25,6 @@
  * The loop calls utrace__queue_poll after each dispatch to see which
  * threads an all-stop has brought to a stop.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -110,9 +109,22 @@ struct utrace_queue {
 	bool bp_held;			/* some thread is held for it */
 	unsigned waiters;		/* threads in pthread_cond_wait */
 	int efd;			/* -1 until utrace_queue_fd */
+	const struct watch_args *watching;	/* do_watch in progress */
+};
+
+struct watch_args {
+	struct utrace_queue *q;
+	pid_t tid;
+	unsigned flags;
+	unsigned long events, hold;
+	const long *nrs;
+	size_t n;
 };
 
 static const struct utrace_engine_ops q_ops;
+static int q_follow(void *arg, pid_t tid, pid_t tgid, pid_t parent,
+		    unsigned long clone_flags);
+static int watch_one(const struct watch_args *a, pid_t tid);
 
 /* -- Watched threads ------------------------------------------------------ */
 
@@ -191,11 +203,15 @@ static unsigned long qt_mask(const struct qthread *qt)
 {
 	unsigned long m = qt->events | UTRACE_EVENT(REAP);
 
-	if (qt->flags & (UTRACE_WATCH_PROCESS | UTRACE_WATCH_CHILDREN))
-		m |= UTRACE_EVENT(CLONE);
 	if (qt->quiesce)
 		m |= UTRACE_EVENT(QUIESCE);
 	return m;
+}
+
+/* Follow the thread's new threads and children as its watch says. */
+static void qt_follow(struct qthread *qt)
+{
+	utrace__follow(qt->q->t, qt->tid, qt->flags, q_follow, qt->q, false);
 }
 
 static void qt_set_quiesce(struct qthread *qt, bool on)
@@ -240,6 +256,7 @@ static void qt_forget(struct qthread *qt)
 
 	qt_unhash(q, qt);
 	q->nthreads--;
+	utrace__follow(q->t, qt->tid, 0, q_follow, q, false);
 	/* A held thread runs on as if replied UTRACE_RESUME. */
 	utrace_control(qt->e, UTRACE_DETACH);
 	utrace_engine_put(qt->e);
@@ -289,6 +306,9 @@ static int qt_attach(struct qthread *qt)
 		err = utrace_set_events(qt->e, qt_mask(qt));
 	if (!err && qt->nrs)
 		err = utrace_set_syscalls(qt->e, qt->nrs, qt->nnrs);
+	if (!err && qt->flags)
+		err = utrace__follow(q->t, qt->tid, qt->flags, q_follow, q,
+				     false);
 	if (err) {
 		if (qt_find(q, qt->tid) == qt) {
 			qt_unhash(q, qt);
@@ -560,26 +580,29 @@ static uint32_t q_signal(uint32_t action, struct utrace_engine *e,
 	return pass_on(action, vote);
 }
 
-static void follow(struct qthread *qt, unsigned long flags, pid_t child)
+/* A new thread of a watch with UTRACE_WATCH_* (utrace_follow). */
+static int q_follow(void *arg, pid_t child, pid_t tgid, pid_t parent,
+		    unsigned long flags)
 {
-	struct utrace_queue *q = qt->q;
-	bool thread = flags & CLONE_THREAD;
-	struct qthread *c;
+	struct utrace_queue *q = arg;
+	struct qthread *qt, *c;
 	struct qstop *s;
+	int err;
 
-	if (child <= 0 || qt_find(q, child))
-		return;
-	if (!(qt->flags & (thread ? UTRACE_WATCH_PROCESS :
-				    UTRACE_WATCH_CHILDREN)))
-		return;
+	if (!parent)	/* another thread of the process do_watch watches */
+		return q->watching ? watch_one(q->watching, child) : -ENOENT;
+	qt = qt_find(q, parent);
+	if (!qt || qt_find(q, child))
+		return -EEXIST;
 	c = qt_new(q, child, qt);
 	if (!c)
-		return;
-	c->ptgid = thread ? qt->ptgid : qt->tgid;
-	if (qt_attach(c)) {
+		return -ENOMEM;
+	c->ptgid = flags & CLONE_THREAD ? qt->ptgid : qt->tgid;
+	err = qt_attach(c);
+	if (err) {
 		free(c->nrs);
 		free(c);
-		return;
+		return err;
 	}
 	/* Born into an all-stop: held from birth. */
 	s = stop_find(q, c->tgid);
@@ -596,6 +619,7 @@ static void follow(struct qthread *qt, unsigned long flags, pid_t child)
 				rec_commit(c, r, false, NULL);
 		}
 	}
+	return 0;
 }
 
 static uint32_t q_clone(uint32_t action, struct utrace_engine *e,
@@ -614,7 +638,6 @@ static uint32_t q_clone(uint32_t action, struct utrace_engine *e,
 			vote = record(qt, r, true);
 		}
 	}
-	follow(qt, clone_flags, child);
 	return pass_on(action, vote);
 }
 
@@ -1039,24 +1062,16 @@ UTRACE_EXPORT int utrace_queue_resume(struct utrace_queue *q, pid_t pid)
 
 /* -- Watching ------------------------------------------------------------ */
 
-struct watch_args {
-	struct utrace_queue *q;
-	pid_t tid;
-	unsigned flags;
-	unsigned long events, hold;
-	const long *nrs;
-	size_t n;
-};
-
 static void qt_update(struct qthread *qt, const struct watch_args *a)
 {
 	qt->flags = a->flags;
 	qt->events = a->events;
 	qt->hold = a->hold;
 	utrace_set_events(qt->e, qt_mask(qt));
+	qt_follow(qt);
 }
 
-static int watch_one(struct watch_args *a, pid_t tid)
+static int watch_one(const struct watch_args *a, pid_t tid)
 {
 	struct qthread *qt = qt_find(a->q, tid);
 	int err;
@@ -1075,17 +1090,6 @@ static int watch_one(struct watch_args *a, pid_t tid)
 	if (err)
 		free(qt);
 	return err;
-}
-
-static pid_t tgid_of(pid_t tid)
-{
-	char buf[4096];
-	const char *v;
-
-	if (!utrace__proc_status(tid, buf, sizeof(buf)))
-		return -1;
-	v = utrace__proc_field(buf, "Tgid");
-	return v ? atoi(v) : -1;
 }
 
 /* Is process @tgid @root or forked (followed) from it, recursively? */
@@ -1126,7 +1130,7 @@ static int do_watch(void *arg)
 {
 	struct watch_args *a = arg;
 	struct utrace_queue *q = a->q;
-	pid_t tgid;
+	struct qthread *root;
 	int err;
 
 	err = watch_one(a, a->tid);
@@ -1134,41 +1138,16 @@ static int do_watch(void *arg)
 		return err;
 	if (!(a->flags & UTRACE_WATCH_PROCESS))
 		return 0;
-	tgid = tgid_of(a->tid);
-	if (tgid <= 0)
-		return 0;
-	/* Every thread of the process; again until no new one shows up. */
-	for (bool again = true; again;) {
-		char path[64];
-		struct dirent *d;
-		DIR *dir;
-
-		again = false;
-		snprintf(path, sizeof(path), "/proc/%d/task", tgid);
-		dir = opendir(path);
-		if (!dir)
-			break;
-		while ((d = readdir(dir))) {
-			pid_t tid = atoi(d->d_name);
-
-			if (tid <= 0 || qt_find(q, tid))
-				continue;
-			if (watch_one(a, tid) == 0)
-				again = true;
-		}
-		closedir(dir);
-	}
-	if (a->flags & UTRACE_WATCH_CHILDREN) {
-		/* Watching again: the followed descendants take the masks. */
-		struct qthread *root = qt_find(q, a->tid);
-
-		for (unsigned i = 0; root && i < q->nbuckets; i++)
-			for (struct qthread *qt = q->buckets[i]; qt;
-			     qt = qt->hnext)
-				if (qt != root &&
-				    covers(q, root, a->flags, qt))
-					qt_update(qt, a);
-	}
+	/* Every other thread of the process (q_follow, parent 0). */
+	q->watching = a;
+	utrace__follow(q->t, a->tid, a->flags, q_follow, q, true);
+	q->watching = NULL;
+	/* Watching again: what the watch covers takes the masks. */
+	root = qt_find(q, a->tid);
+	for (unsigned i = 0; root && i < q->nbuckets; i++)
+		for (struct qthread *qt = q->buckets[i]; qt; qt = qt->hnext)
+			if (qt != root && covers(q, root, a->flags, qt))
+				qt_update(qt, a);
 	return 0;
 }
 
@@ -1540,6 +1519,17 @@ struct acc_args {
 	bool write;
 	ssize_t ret;
 };
+
+static pid_t tgid_of(pid_t tid)
+{
+	char buf[4096];
+	const char *v;
+
+	if (!utrace__proc_status(tid, buf, sizeof(buf)))
+		return -1;
+	v = utrace__proc_field(buf, "Tgid");
+	return v ? atoi(v) : -1;
+}
 
 static bool alive(pid_t tid)
 {

@@ -236,6 +236,13 @@ static void clone_stop(struct uthread *th, int event)
 		memcpy(c->fset, th->fset, sizeof(c->fset));
 		c->hold |= HOLD_CLONE;
 	}
+	/*
+	 * Follows (utrace_follow) take the child on before it runs, and
+	 * before the parent's engines see the event: their report_clone
+	 * finds the child's engines in place.
+	 */
+	if (th->follows && c)
+		utrace__follow_clone(th, child, flags);
 	event_init(&ev, EV_CLONE);
 	ev.clone_flags = flags;
 	ev.child = child;

@@ -164,6 +164,7 @@ void utrace__thread_free(struct uthread *th)
 		if (t->spawned[i] == th)
 			t->spawned[i] = t->spawned[--t->nspawned];
 	utrace__signal_release(th, false);
+	utrace__follow_free(th);
 	free(th->sys);
 	free(th);
 }

@@ -3,8 +3,9 @@
  * utrace(1): an strace-class tracer made only of libutrace engines.
  *
  * Every traced thread gets, in this attach order:
- *   keeper   - follows clones (-f) by attaching all engines to the child in
- *              report_clone, counts live threads, keeps the exit status
+ *   keeper   - counts live threads, keeps the exit status, -b execve
+ *              (with -f, utrace_follow(3) attaches all of them to each new
+ *              thread and child process before it runs: follow_new)
  *   ptrace   - the library's ptrace emulation (utrace_emulate_ptrace): the
  *              program's own ptrace/wait calls on threads we trace
  *   injector - --inject (decides the syscall action: entry callbacks run in
@@ -14,7 +15,6 @@
  *   printer  - the text or --json trace (not with -c)
  *   timeline - --timeline
  */
-#include <dirent.h>
 #include <sched.h>
 #include <pthread.h>
 #include <errno.h>
@@ -199,20 +199,6 @@ const long *trace_nrs(size_t *n)
 
 /* -- The keeper engine ---------------------------------------------------- */
 
-static uint32_t k_clone(uint32_t action, struct utrace_engine *e,
-			unsigned long flags, pid_t child)
-{
-	pid_t tid = utrace_engine_tid(e);
-
-	if (!opt.follow)
-		return UTRACE_RESUME;
-	if (attach_engines(child, flags & CLONE_THREAD ? tgid_of(tid) : child))
-		return UTRACE_RESUME;
-	if (!(opt.quiet & Q_ATTACH) && !opt.json)
-		tracer_msg("Process %d attached", child);
-	return UTRACE_RESUME;
-}
-
 bool hidden(pid_t tid, long nr)
 {
 	struct tinfo *t;
@@ -324,7 +310,6 @@ static void k_reap(struct utrace_engine *e)
 }
 
 static const struct utrace_engine_ops keeper_ops = {
-	.report_clone = k_clone,
 	.report_exec = k_exec,
 	.report_death = k_death,
 	.report_reap = k_reap,
@@ -353,8 +338,8 @@ int attach_engines(pid_t tid, pid_t tgid)
 	}
 	live++;
 	slot_set(0, tid);
-	err = utrace_set_events(e, UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) |
-				UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP));
+	err = utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
+				UTRACE_EVENT(REAP));
 	utrace_engine_put(e);
 	/*
 	 * ptrace as an engine: second, so that it is called last at syscall
@@ -376,6 +361,30 @@ int attach_engines(pid_t tid, pid_t tgid)
 	if (!err && gdb)
 		gdbstub_attach_last(gdb, tid, tgid);
 	return err;
+}
+
+/*
+ * -f: utrace_follow(3) calls this for each new thread and child process
+ * of a traced one before it runs (parent: the thread that cloned it), and
+ * for the other threads of a process attached with -p (parent 0).
+ */
+static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
+		      unsigned long clone_flags)
+{
+	int err = attach_engines(tid, tgid);
+
+	if (!err && parent && !(opt.quiet & Q_ATTACH) && !opt.json)
+		tracer_msg("Process %d attached", tid);
+	return err;
+}
+
+/* With -f, follow @pid's process and children; threads taken on now. */
+static int follow(pid_t pid)
+{
+	if (!opt.follow)
+		return 0;
+	return utrace_follow(tracer, pid, UTRACE_WATCH_PROCESS |
+			     UTRACE_WATCH_CHILDREN, follow_new, NULL);
 }
 
 /* -- Attaching to running processes --------------------------------------- */
@@ -427,37 +436,14 @@ pid_t read_tgid(pid_t tid)
  */
 static int attach_process(pid_t pid)
 {
-	pid_t tgid = read_tgid(pid);
-	char path[64];
-	bool again = true;
-	int n = 0, err;
+	int err;
 
-	err = attach_engines(pid, tgid);
+	err = attach_engines(pid, read_tgid(pid));
 	if (err)
 		return err;
-	n++;
-	if (!opt.follow)
-		return n;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	/* Again until no new thread appears: threads may clone meanwhile. */
-	while (again) {
-		DIR *d = opendir(path);
-		struct dirent *de;
-
-		again = false;
-		if (!d)
-			break;
-		while ((de = readdir(d))) {
-			pid_t tid = (pid_t)atoi(de->d_name);
-
-			if (tid <= 0 || attach_engines(tid, tgid))
-				continue;
-			n++;
-			again = true;
-		}
-		closedir(d);
-	}
-	return n;
+	/* Every other thread of its process too, with -f. */
+	err = follow(pid);
+	return 1 + (err > 0 ? err : 0);
 }
 
 /* -- Starting the command ourselves: -u and -D ------------------------------ */
@@ -662,6 +648,7 @@ static int trace_started(struct starter *s, pid_t pid)
 		t->hide = true;
 		t->keep_exec = true;
 	}
+	follow(pid);
 	/* strace announces the command it attached to with -D. */
 	if (opt.daemonize && !(opt.quiet & Q_ATTACH) && !opt.json)
 		fprintf(stderr, "utrace: Process %d attached\n", pid);
@@ -878,6 +865,7 @@ int main(int argc, char **argv)
 		}
 		if (tinfo(main_pid, false))
 			tinfo(main_pid, false)->keep_exec = true;
+		follow(main_pid);
 		traced++;
 	}
 	setup_signals();
