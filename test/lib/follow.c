@@ -82,12 +82,43 @@ static int ppid_threads_n(bool once)
 
 #define ppid_threads() ppid_threads_n(true)
 
+/*
+ * An engine of the root thread: in its report_clone, is the follow's
+ * engine (t_ops) on the new thread already?
+ */
+static struct utrace_tracer *chk_t;
+static int chk_clones, chk_found;
+
+static uint32_t chk_clone(uint32_t action, struct utrace_engine *e,
+			  unsigned long flags, pid_t child)
+{
+	struct utrace_engine *ce;
+
+	chk_clones++;
+	if (utrace_attach(chk_t, child, UTRACE_ATTACH_MATCH_OPS, &t_ops, NULL,
+			  &ce) == 0) {
+		chk_found++;
+		utrace_engine_put(ce);
+	}
+	return UTRACE_RESUME;
+}
+
+static const struct utrace_engine_ops chk_ops = {
+	.report_clone = chk_clone,
+};
+
 static void run_tree(struct fctx *f, unsigned flags, int *out)
 {
 	pid_t pid = t_spawn(f->t, out, "queue_prog", "tree", NULL);
+	struct utrace_engine *e;
 
 	f->events = UTRACE_EVENT(SYSCALL_ENTRY) | UTRACE_EVENT(DEATH);
 	root_engine(f, pid);
+	chk_t = f->t;
+	CHECK_EQ(utrace_attach(f->t, pid, UTRACE_ATTACH_CREATE, &chk_ops, NULL,
+			       &e), 0);
+	CHECK_EQ(utrace_set_events(e, UTRACE_EVENT(CLONE)), 0);
+	utrace_engine_put(e);
 	CHECK_EQ(utrace_follow(f->t, pid, flags, f_attach, f), 0);
 	t_run(f->t);
 }
@@ -121,6 +152,9 @@ TEST(follow_tree)
 	}
 	CHECK_EQ(threads, 6);
 	CHECK_EQ(procs, 2);
+	/* The root's 2 threads and 2 forks: each child's engine in place. */
+	CHECK_EQ(chk_clones, 4);
+	CHECK_EQ(chk_found, 4);
 	/* Every engine was there before its thread ran: 9 getppid entries. */
 	CHECK_EQ(ppid_threads(), 9);
 	CHECK_STR(t_read_all(out), "tree done\n");
