@@ -199,6 +199,9 @@ const long *trace_nrs(size_t *n)
 
 /* -- The keeper engine ---------------------------------------------------- */
 
+static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
+		      unsigned long clone_flags);
+
 bool hidden(pid_t tid, long nr)
 {
 	struct tinfo *t;
@@ -240,6 +243,8 @@ static uint32_t detach_on_exec(struct tinfo *t, pid_t tid)
 		fprintf(stderr, "utrace: Process %d detached\n", tid);
 	}
 	t->detaching = true;
+	/* Its new threads and children are not ours either. */
+	utrace_follow(tracer, tid, 0, follow_new, NULL);
 	ndetached++;
 	slot_set(tid, 0);
 	live--;
