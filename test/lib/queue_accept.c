@@ -437,8 +437,16 @@ TEST_T(allstop_count_records_and_looking, 60)
 	/* Spinning threads cannot all be stopped without waiting. */
 	CHECK_EQ(utrace_queue_stop(q, pid, 0), -ETIMEDOUT);
 	CHECK_EQ(utrace_queue_stop(q, pid, 30000), 4);
-	for (int i = 0; i < 4; i++)
-		CHECK_EQ(t_state(tids[i]), 't');
+	for (int i = 0; i < 4; i++) {
+		char st = t_state(tids[i]);
+
+		if (st != 't') {
+			t_msleep(100);
+			printf("# thread %d (%d of %d) was '%c', 100 ms later '%c'\n",
+			       i, tids[i], pid, st, t_state(tids[i]));
+		}
+		CHECK_EQ(st, 't');
+	}
 	while (aq_next(q, &ev, 0) == 1) {
 		struct utrace_reply r = areply(UTRACE_RESUME);
 
@@ -642,6 +650,146 @@ TEST(connect_strace_p_econnrefused)
 	CHECK(waitpid(tracer, &st, 0) == tracer);
 	kill(child, SIGKILL);
 	CHECK(waitpid(child, &st, 0) == child);
+}
+
+/*
+ * The whole section-11 contract through a joined queue: utraced -p serves
+ * a remote_prog "calls" (getppid, then write "hello world\n") that the test
+ * process forked; the test joins and drives it.
+ */
+TEST_T(joined_queue_contract, 60)
+{
+	struct utrace_queue *q = NULL;
+	const long nrs[] = { SYS_getppid, SYS_write };
+	struct user_regs_struct regs;
+	struct utrace_event ev;
+	struct utrace_reply r;
+	int in[2], out[2], fd, st, held = 0, deaths = 0, err;
+	char path[4096], buf[256];
+	pid_t child, daemon;
+	ssize_t n;
+	size_t got = 0;
+
+	snprintf(path, sizeof(path), "%s/utraced", getenv("O") ? getenv("O") :
+		 "build");
+	if (access(path, X_OK))
+		SKIP("no utraced in $O");
+	CHECK(pipe(in) == 0 && pipe(out) == 0);
+	fflush(NULL);
+	child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execl(test_prog("remote_prog"), "remote_prog", "calls",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	CHECK_EQ(read(out[0], buf, 6), 6);	/* "ready\n": now in fgets */
+	daemon = fork();
+	CHECK(daemon >= 0);
+	if (daemon == 0) {
+		char arg[32];
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 2);
+		close(in[1]);
+		close(out[0]);
+		snprintf(arg, sizeof(arg), "%d", child);
+		execl(path, "utraced", "-p", arg, (char *)NULL);
+		_exit(127);
+	}
+	/* It serves once it is ready; before that, it refuses. */
+	for (int i = 0; i < 1000; i++) {
+		err = utrace_queue_connect(child, &q);
+		if (err != -ECONNREFUSED)
+			break;
+		t_msleep(10);
+	}
+	CHECK_EQ(err, 0);
+	CHECK_EQ(t_tracer_pid(child), daemon);
+	CHECK_EQ(utrace_queue_watch(q, child, 0, UTRACE_EVENT(SYSCALL_ENTRY),
+				    UTRACE_EVENT(SYSCALL_EXIT)), -EINVAL);
+	/* The syscall set first, then the events (no read is recorded). */
+	CHECK_EQ(utrace_queue_watch(q, child, 0, UTRACE_EVENT(DEATH), 0), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, child, nrs, 2), 0);
+	CHECK_EQ(utrace_queue_watch(q, child, 0, UTRACE_EVENT_SYSCALL |
+				    UTRACE_EVENT(DEATH),
+				    UTRACE_EVENT_SYSCALL), 0);
+	fd = utrace_queue_fd(q);
+	CHECK(fd >= 0);
+	CHECK(!readable(fd));
+	/* Not held: nothing to look at. */
+	CHECK_EQ(utrace_queue_regs_get(q, child, &regs), -EBUSY);
+	/* All-stop of a thread blocked in read. */
+	CHECK_EQ(utrace_queue_stop(q, child, 10000), 1);
+	CHECK_EQ(aq_next(q, &ev, 10000), 1);
+	CHECK_EQ(ev.type, 0);
+	CHECK(!ev.held);
+	CHECK_EQ(ev.tid, child);
+	r = areply(UTRACE_RESUME);
+	CHECK_EQ(utrace_queue_reply(q, ev.id, &r), -ENOENT);
+	CHECK_EQ(utrace_queue_regs_get(q, child, &regs), 0);
+	CHECK_EQ(utrace_queue_resume(q, child), 1);
+	CHECK_EQ(utrace_queue_regs_get(q, child, &regs), -EBUSY);
+	CHECK(!readable(fd));
+	CHECK_EQ(write(in[1], "go\n", 3), 3);
+	while (!deaths) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		CHECK_EQ(poll(&p, 1, 10000), 1);
+		CHECK_EQ(aq_next(q, &ev, 0), 1);
+		if (ev.type == UTRACE_EVENT(DEATH)) {
+			CHECK(!ev.held);
+			deaths++;
+			continue;
+		}
+		CHECK(ev.held);
+		held++;
+		CHECK_EQ(utrace_queue_regs_get(q, child, &regs), 0);
+		r = areply(UTRACE_RESUME);
+		if (ev.type == UTRACE_EVENT(SYSCALL_ENTRY) &&
+		    ev.syscall.nr == SYS_getppid) {
+			r.action |= UTRACE_SYSCALL_ABORT;
+			r.flags = UTRACE_REPLY_RETURN;
+			r.ret = 4242;
+		} else if (ev.type == UTRACE_EVENT(SYSCALL_ENTRY)) {
+			/* write(1, "ppid 4242\n") and then "hello world\n" */
+			const char *want = ev.syscall.args[2] == 10 ?
+					   "ppid 4242\n" : "hello world\n";
+			size_t len = strlen(want);
+			char a[16], c[4];
+			struct utrace_iov v[] = {
+				{ ev.syscall.args[1], a, len }, { 8, c, 4 },
+			};
+
+			CHECK_EQ(ev.syscall.nr, SYS_write);
+			CHECK_EQ(ev.syscall.args[2], len);
+			CHECK_EQ(utrace_queue_mem_readv(q, child, v, 2), len);
+			CHECK(!memcmp(a, want, len));
+		}
+		CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+		CHECK_EQ(utrace_queue_reply(q, ev.id, &r), -ENOENT);
+		CHECK_EQ(utrace_queue_reply(q, ev.id + 1000000, &r), -ENOENT);
+	}
+	CHECK_EQ(held, 6);
+	CHECK_EQ(aq_next(q, &ev, 0), 0);
+	while (got < sizeof(buf) - 1 &&
+	       (n = read(out[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	CHECK_STR(buf, "ppid 4242\nhello world\n");
+	CHECK(waitpid(child, &st, 0) == child);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	utrace_queue_free(q);
+	/* No tracee and no joiner: utraced ends. */
+	CHECK(waitpid(daemon, &st, 0) == daemon);
+	close(in[1]);
+	close(out[0]);
 }
 
 int main(void)
