@@ -135,7 +135,6 @@ void usage(FILE *f);
 double now_mono(void);
 
 /* Thread bookkeeping shared by every engine's clone handling. */
-int attach_engines(pid_t tid, pid_t tgid);
 pid_t tgid_of(pid_t tid);
 pid_t read_tgid(pid_t tid);
 /*
@@ -148,9 +147,6 @@ pid_t read_tgid(pid_t tid);
 int join_trace(pid_t pid, pid_t tracer_pid, int *sig);
 /* The command utrace started (0: none, only -p). */
 pid_t spawned_pid(void);
-/* Set by the injector so the printer can add " (INJECTED)". */
-void mark_injected(pid_t tid, bool on);
-bool was_injected(pid_t tid);
 /*
  * -u, -D: a command utrace starts itself is traced from before its execve;
  * every engine ignores what it does until then (strace's hidden log):
@@ -163,12 +159,12 @@ bool hidden(pid_t tid, long nr);
  * engine then returns UTRACE_DETACH.
  */
 bool exec_detaching(pid_t tid);
-/* Set by the injector so the printer can add " (DELAYED)". */
-void mark_delayed(pid_t tid);
-bool take_delayed(pid_t tid);
 
 /* Engines. */
 int printer_init(void);
+/* The injector whose notes (INJ_NOTE_*) mark the printed syscalls. */
+struct injector;
+void printer_set_injector(struct injector *inj);
 int printer_attach(pid_t tid);
 void printer_finish(void);
 /* Write out the complete lines of every output: the loop is about to wait. */
@@ -201,15 +197,90 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 		    struct utrace_engine *e);
 void printer_jctl(struct pthr *t, int type, struct utrace_engine *e);
 void printer_death(struct pthr *t, bool group_dead, int status);
+/*
+ * The injector's INJ_NOTE_* for the syscall whose printer_exit comes next
+ * (the record loop; the engine path takes them from the injector).
+ */
+void printer_note(struct pthr *t, unsigned notes);
 uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former);
-int counter_attach(pid_t tid);
-void counter_report(FILE *f);
-int inject_attach(pid_t tid);
-int inject_timeout_ms(void);
-void inject_run_timers(void);
-int timeline_init(const char *path);
-int timeline_attach(pid_t tid);
-void timeline_finish(void);
+/*
+ * What the program around an engine object tells it; every member may be
+ * NULL (nothing hidden, no detaching at exec).  The utrace command's
+ * keeper answers for -u/-D (hidden: the events before the command's
+ * execve) and -b execve (detaching: the engines leave at that exec).
+ */
+struct engine_host {
+	void *arg;
+	bool (*hidden)(void *arg, pid_t tid, long nr);
+	bool (*detaching)(void *arg, pid_t tid);
+};
+
+static inline bool host_hidden(const struct engine_host *h, pid_t tid,
+			       long nr)
+{
+	return h->hidden && h->hidden(h->arg, tid, nr);
+}
+
+static inline bool host_detaching(const struct engine_host *h, pid_t tid)
+{
+	return h->detaching && h->detaching(h->arg, tid);
+}
+
+/*
+ * Engine objects: each has its settings (copied at _new; what they point
+ * to must outlive the object), its own state and output, and is attached
+ * to any thread of any tracer with _attach; _free once none of its engines
+ * is left (after utrace_tracer_free).  No state is shared between objects.
+ */
+
+/* -c / -C: calls, errors and time per syscall. */
+struct counter_settings {
+	bool wall_clock;		/* -w: time between the stops */
+	bool all_threads;		/* -f: every thread of a process counted */
+	const long *nrs;		/* syscalls counted (NULL: all) */
+	size_t nnrs;
+	const struct path_set *paths;	/* -P (NULL or empty: none) */
+	enum sum_col sort;		/* -S (COL_NONE: not sorted) */
+	const enum sum_col *cols;	/* -U, ended by COL_NONE (NULL: strace's) */
+	struct engine_host host;
+};
+struct counter;
+struct counter *counter_new(const struct counter_settings *s);
+int counter_attach(struct counter *c, struct utrace_tracer *tr, pid_t tid);
+void counter_report(const struct counter *c, FILE *f);
+void counter_free(struct counter *c);
+
+/* --inject */
+#define INJ_NOTE_INJECTED	0x1	/* result injected: (INJECTED) */
+#define INJ_NOTE_DELAYED	0x2	/* held for delay_*: (DELAYED) */
+struct injector_settings {
+	const struct inject_rule *rules;
+	int nrules;
+	const struct path_set *paths;	/* -P (NULL or empty: none) */
+	struct engine_host host;
+};
+struct injector;
+struct injector *injector_new(const struct injector_settings *s);
+int injector_attach(struct injector *inj, struct utrace_tracer *tr,
+		    pid_t tid);
+int injector_timeout_ms(const struct injector *inj);
+void injector_run_timers(struct injector *inj);
+unsigned injector_take_notes(struct injector *inj, struct utrace_tracer *tr,
+			     pid_t tid);
+void injector_free(struct injector *inj);
+
+/* --timeline: Chrome trace-event JSON written to out (owned). */
+struct timeline_settings {
+	FILE *out;
+	const long *nrs;		/* syscalls shown (NULL: all) */
+	size_t nnrs;
+	struct engine_host host;
+};
+struct timeline;
+struct timeline *timeline_new(const struct timeline_settings *s);
+int timeline_attach(struct timeline *tl, struct utrace_tracer *tr,
+		    pid_t tid);
+void timeline_free(struct timeline *tl);
 
 /*
  * -P (pathtrace.c): add a path; after the options, add the real paths

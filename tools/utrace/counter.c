@@ -8,7 +8,10 @@
  * process's CPU clock instead (the same sum_exec_runtime, one cheap
  * clock_gettime rather than a /proc read at every stop).  That needs every
  * thread of the process to be counted, so only with -f, which traces them
- * all.
+ * all (counter_settings.all_threads).
+ *
+ * A counter is an object (counter_new): its settings, its table, the
+ * processes it counts; any number of them may count the same threads.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +29,18 @@ struct cproc {
 	int nthreads;
 };
 
+struct syscall_stats {
+	unsigned long calls, errors;
+	double time, min, max;
+};
+
+struct counter {
+	struct counter_settings s;
+	struct syscall_stats stats[NR_MAX];
+};
+
 struct cthr {
+	struct counter *c;
 	pid_t tid;
 	int schedfd;		/* -1 until needed */
 	struct cproc *proc;
@@ -34,11 +48,6 @@ struct cthr {
 	double t_entry;
 	long nr;
 };
-
-static struct {
-	unsigned long calls, errors;
-	double time, min, max;
-} stats[NR_MAX];
 
 static int open_schedstat(pid_t tid);
 
@@ -54,7 +63,7 @@ static double proc_clock(pid_t pid)
 
 static bool single(const struct cthr *t)
 {
-	return opt.follow && t->proc && t->proc->nthreads == 1;
+	return t->c->s.all_threads && t->proc && t->proc->nthreads == 1;
 }
 
 static double cpu_time(struct cthr *t, bool by_proc)
@@ -62,7 +71,7 @@ static double cpu_time(struct cthr *t, bool by_proc)
 	char buf[128];
 	ssize_t n;
 
-	if (opt.wall_clock)
+	if (t->c->s.wall_clock)
 		return now_mono();
 	if (by_proc) {
 		double v = proc_clock(t->proc->tgid);
@@ -89,6 +98,7 @@ static uint32_t keep(uint32_t action)
 static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 {
 	struct cthr *t = utrace_engine_data(e);
+	const struct counter_settings *cs = &t->c->s;
 	struct utrace_syscall sc;
 
 	if (action & UTRACE_SYSCALL_RESUMED)
@@ -98,8 +108,9 @@ static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 		return keep(action);
 	}
 	/* -P: strace counts only the syscalls that touch the paths. */
-	if (hidden(t->tid, sc.nr) || (opt.trace_paths.n &&
-	    !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr, sc.args))) {
+	if (host_hidden(&cs->host, t->tid, sc.nr) ||
+	    (cs->paths && cs->paths->n &&
+	     !trace_path_match(cs->paths, e, t->tid, sc.nr, sc.args))) {
 		t->nr = -1;
 		return keep(action);
 	}
@@ -112,6 +123,7 @@ static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 {
 	struct cthr *t = utrace_engine_data(e);
+	struct syscall_stats *st;
 	struct utrace_syscall sc;
 	double d;
 
@@ -120,13 +132,14 @@ static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 	d = cpu_time(t, t->entry_proc) - t->t_entry;
 	if (d < 0)
 		d = 0;
-	if (!stats[t->nr].calls++ || d < stats[t->nr].min)
-		stats[t->nr].min = d;
-	if (d > stats[t->nr].max)
-		stats[t->nr].max = d;
-	stats[t->nr].time += d;
+	st = &t->c->stats[t->nr];
+	if (!st->calls++ || d < st->min)
+		st->min = d;
+	if (d > st->max)
+		st->max = d;
+	st->time += d;
 	if (sc.ret < 0 && sc.ret >= -4095)
-		stats[t->nr].errors++;
+		st->errors++;
 	t->nr = -1;
 	return keep(action);
 }
@@ -160,7 +173,7 @@ static uint32_t c_exec(uint32_t action, struct utrace_engine *e,
 	struct cthr *t = utrace_engine_data(e);
 	pid_t tid = utrace_engine_tid(e);
 
-	if (exec_detaching(tid))
+	if (host_detaching(&t->c->s.host, tid))
 		return UTRACE_DETACH;
 	if (t->tid == tid)
 		return UTRACE_RESUME;
@@ -178,53 +191,88 @@ static const struct utrace_engine_ops counter_ops = {
 	.release = c_release,
 };
 
-int counter_attach(pid_t tid)
+/**
+ * counter_new - a counter with these settings (copied; what they point to
+ * must outlive the counter).  NULL when out of memory.
+ */
+struct counter *counter_new(const struct counter_settings *s)
+{
+	struct counter *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->s = *s;
+	return c;
+}
+
+/* Free it once no engine of it is left (after utrace_tracer_free). */
+void counter_free(struct counter *c)
+{
+	free(c);
+}
+
+/* The process of @tgid as this counter counts it, from its leader. */
+static struct cproc *leader_proc(struct counter *c, struct utrace_tracer *tr,
+				 pid_t tgid)
+{
+	struct utrace_engine *le;
+	struct cproc *p = NULL;
+
+	if (utrace_attach(tr, tgid, UTRACE_ATTACH_MATCH_OPS, &counter_ops,
+			  NULL, &le) == 0) {
+		struct cthr *lt = utrace_engine_data(le);
+
+		/*
+		 * Another counter's: the process clock is not used (this
+		 * counter does not know how many threads it has).
+		 */
+		p = lt->c == c ? lt->proc : NULL;
+		utrace_engine_put(le);
+	}
+	return p;
+}
+
+/**
+ * counter_attach - count the syscalls of thread @tid of @tr
+ * Returns 0 or -errno (utrace_attach's).
+ */
+int counter_attach(struct counter *c, struct utrace_tracer *tr, pid_t tid)
 {
 	struct utrace_engine *e;
 	struct cthr *t = calloc(1, sizeof(*t));
-	const long *nrs;
-	size_t n;
+	pid_t tgid;
 	int err;
 
 	if (!t)
 		return -ENOMEM;
+	t->c = c;
 	t->tid = tid;
 	t->nr = -1;
 	t->schedfd = -1;
-	if (tgid_of(tid) != tid) {
-		/* A thread: it shares its leader's process, when counted. */
-		struct utrace_engine *le;
-
-		if (utrace_attach(tracer, tgid_of(tid), UTRACE_ATTACH_MATCH_OPS,
-				  &counter_ops, NULL, &le) == 0) {
-			t->proc = ((struct cthr *)utrace_engine_data(le))->proc;
-			utrace_engine_put(le);
-		}
-	}
-	if (!t->proc) {
-		t->proc = calloc(1, sizeof(*t->proc));
-		if (!t->proc) {
-			free(t);
-			return -ENOMEM;
-		}
-		t->proc->tgid = tgid_of(tid);
-	}
-	t->proc->nthreads++;
-	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &counter_ops,
-			    t, &e);
+	err = utrace_attach(tr, tid, UTRACE_ATTACH_CREATE, &counter_ops, t,
+			    &e);
 	if (err) {
-		c_release(t);
+		free(t);
 		return err;
 	}
-	nrs = trace_nrs(&n);
-	utrace_set_syscalls(e, nrs, n);
+	tgid = utrace_engine_tgid(e);
+	if (tgid != tid) {
+		/* A thread: it shares its leader's process, when counted. */
+		t->proc = leader_proc(c, tr, tgid);
+	} else {
+		t->proc = calloc(1, sizeof(*t->proc));
+		if (t->proc)
+			t->proc->tgid = tgid;
+	}
+	if (t->proc)
+		t->proc->nthreads++;
+	utrace_set_syscalls(e, c->s.nrs, c->s.nnrs);
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL | UTRACE_EVENT(EXEC));
 	utrace_engine_put(e);
 	return err;
 }
 
 /* Microseconds per call, as strace truncates them. */
-static unsigned long avg_us(int nr)
+static unsigned long avg_us(const struct syscall_stats *stats, int nr)
 {
 	return (unsigned long)(stats[nr].time / stats[nr].calls * 1e6);
 }
@@ -234,11 +282,13 @@ static int by(double x, double y)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static int cmp(const void *a, const void *b)
+static int cmp(const void *a, const void *b, void *arg)
 {
+	const struct counter *c = arg;
+	const struct syscall_stats *stats = c->stats;
 	int x = *(const int *)a, y = *(const int *)b, r = 0;
 
-	switch (opt.sort) {
+	switch (c->s.sort) {
 	case COL_PERCENT:
 	case COL_TOTAL:
 		r = by(stats[x].time, stats[y].time);
@@ -290,7 +340,8 @@ static const char *const heads[COL_MAX_] = {
 };
 
 /* One cell; nr < 0: the total row. */
-static void cell(FILE *f, enum sum_col c, int w, bool last, int nr,
+static void cell(FILE *f, const struct syscall_stats *stats, enum sum_col c,
+		 int w, bool last, int nr,
 		 double total, unsigned long calls, unsigned long errors,
 		 double min, double max)
 {
@@ -309,7 +360,7 @@ static void cell(FILE *f, enum sum_col c, int w, bool last, int nr,
 		fprintf(f, "%*.6f", w, nr < 0 ? max : stats[nr].max);
 		break;
 	case COL_AVG:
-		fprintf(f, "%*lu", w, nr >= 0 ? avg_us(nr) : calls ?
+		fprintf(f, "%*lu", w, nr >= 0 ? avg_us(stats, nr) : calls ?
 			(unsigned long)(total / calls * 1e6) : 0UL);
 		break;
 	case COL_CALLS:
@@ -350,13 +401,15 @@ static void rule(FILE *f, const enum sum_col *cols, const int *w)
  * calls, errors, syscall), each as wide as its header or its widest
  * value, the syscall column at least 16 and left-aligned.
  */
-void counter_report(FILE *f)
+void counter_report(const struct counter *c, FILE *f)
 {
 	static const enum sum_col deflt[] = {
 		COL_PERCENT, COL_TOTAL, COL_AVG, COL_CALLS, COL_ERRORS,
 		COL_NAME, COL_NONE,
 	};
-	const enum sum_col *cols = opt.sum_cols[0] ? opt.sum_cols : deflt;
+	const struct syscall_stats *stats = c->stats;
+	const enum sum_col *cols = c->s.cols && c->s.cols[0] ? c->s.cols :
+				   deflt;
 	int order[NR_MAX], n = 0, i, w[COL_MAX_];
 	unsigned long calls = 0, errors = 0, avg_max = 0;
 	double total = 0, min = 0, min_max = 0, max = 0;
@@ -377,13 +430,14 @@ void counter_report(FILE *f)
 			min_max = stats[i].min;
 		if (stats[i].max > max)
 			max = stats[i].max;
-		if (avg_us(i) > avg_max)
-			avg_max = avg_us(i);
+		if (avg_us(stats, i) > avg_max)
+			avg_max = avg_us(stats, i);
 		if (name && strlen(name) > name_max)
 			name_max = strlen(name);
 	}
-	if (opt.sort != COL_NONE)
-		qsort(order, (size_t)n, sizeof(order[0]), cmp);
+	if (c->s.sort != COL_NONE)
+		qsort_r(order, (size_t)n, sizeof(order[0]), cmp,
+			(void *)c);
 	w[COL_PERCENT] = 6;
 	w[COL_TOTAL] = width("%.6f", total);
 	w[COL_MIN] = width("%ld.000000", (long)min_max);
@@ -420,8 +474,8 @@ void counter_report(FILE *f)
 		for (i = 0; cols[i]; i++) {
 			if (i)
 				fputc(' ', f);
-			cell(f, cols[i], w[cols[i]], !cols[i + 1], order[r],
-			     total, calls, errors, min, max);
+			cell(f, stats, cols[i], w[cols[i]], !cols[i + 1],
+			     order[r], total, calls, errors, min, max);
 		}
 		fputc('\n', f);
 	}
@@ -429,8 +483,8 @@ void counter_report(FILE *f)
 	for (i = 0; cols[i]; i++) {
 		if (i)
 			fputc(' ', f);
-		cell(f, cols[i], w[cols[i]], !cols[i + 1], -1, total, calls,
-		     errors, min, max);
+		cell(f, stats, cols[i], w[cols[i]], !cols[i + 1], -1, total,
+		     calls, errors, min, max);
 	}
 	fputc('\n', f);
 	fflush(f);

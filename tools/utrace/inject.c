@@ -7,6 +7,15 @@
  * ptrace restart does, like strace: si_code SI_KERNEL); delay_enter=
  * and delay_exit= hold the thread with UTRACE_STOP and a timer resumes it
  * with utrace_control from the main loop (callbacks never block).
+ *
+ * An injector is an object (injector_new): its rules, its timers and, per
+ * thread, two notes for whoever prints the syscall (injector_take_notes):
+ * "this syscall's result is injected" and "it was delayed".  strace prints
+ * them as (INJECTED) and (DELAYED).  utrace_syscall_changes(3) tells that
+ * some engine aborted a syscall or set its return value, but not that it
+ * was this injector: the ptrace-emulation engine aborts the ptrace and wait
+ * calls it performs, which are no injection; and a delay changes nothing
+ * an engine can see.  So the notes stay here, on the object.
  */
 #include <errno.h>
 #include <signal.h>
@@ -17,21 +26,26 @@
 
 #include "cli.h"
 
+struct injector {
+	struct injector_settings s;
+	struct timer *timers;
+	size_t ntimers, cap_timers;
+};
+
 struct ithr {
+	struct injector *inj;
 	pid_t tid;
 	unsigned count[MAX_INJECT][NR_MAX];
 	int active;		/* rule firing for the current syscall, or -1 */
 	long nr;
 	int sig;		/* signal= to inject at the next report pass */
+	unsigned notes;		/* INJ_NOTE_* of the current syscall */
 };
 
 struct timer {
 	struct utrace_engine *e;
 	double when;
 };
-
-static struct timer *timers;
-static size_t ntimers, cap_timers;
 
 static bool fires(const struct inject_rule *r, unsigned n)
 {
@@ -40,29 +54,31 @@ static bool fires(const struct inject_rule *r, unsigned n)
 	return r->step ? (n - r->first) % r->step == 0 : n == r->first;
 }
 
-static void hold(struct utrace_engine *e, long us)
+static void hold(struct injector *inj, struct utrace_engine *e, long us)
 {
-	if (ntimers == cap_timers) {
-		size_t cap = cap_timers ? cap_timers * 2 : 16;
-		struct timer *p = realloc(timers, cap * sizeof(*p));
+	if (inj->ntimers == inj->cap_timers) {
+		size_t cap = inj->cap_timers ? inj->cap_timers * 2 : 16;
+		struct timer *p = realloc(inj->timers, cap * sizeof(*p));
 
 		if (!p)
 			return;
-		timers = p;
-		cap_timers = cap;
+		inj->timers = p;
+		inj->cap_timers = cap;
 	}
 	utrace_engine_get(e);
-	timers[ntimers].e = e;
-	timers[ntimers].when = now_mono() + (double)us / 1e6;
-	ntimers++;
+	inj->timers[inj->ntimers].e = e;
+	inj->timers[inj->ntimers].when = now_mono() + (double)us / 1e6;
+	inj->ntimers++;
 }
 
-int inject_timeout_ms(void)
+/* Milliseconds until a held thread is due (-1: none; 0: now). */
+int injector_timeout_ms(const struct injector *inj)
 {
+	const struct timer *timers = inj->timers;
 	double first = -1, now = now_mono();
 	size_t i;
 
-	for (i = 0; i < ntimers; i++)
+	for (i = 0; i < inj->ntimers; i++)
 		if (first < 0 || timers[i].when < first)
 			first = timers[i].when;
 	if (first < 0)
@@ -72,28 +88,33 @@ int inject_timeout_ms(void)
 	return (int)((first - now) * 1000) + 1;
 }
 
-void inject_run_timers(void)
+/* Let the held threads that are due go on (loop thread). */
+void injector_run_timers(struct injector *inj)
 {
 	double now = now_mono();
 	size_t i = 0;
 
-	while (i < ntimers) {
-		if (timers[i].when > now) {
+	while (i < inj->ntimers) {
+		struct utrace_engine *e = inj->timers[i].e;
+		struct ithr *t;
+
+		if (inj->timers[i].when > now) {
 			i++;
 			continue;
 		}
-		struct ithr *t = utrace_engine_data(timers[i].e);
-
-		utrace_control(timers[i].e,
-			       t && t->sig ? UTRACE_INTERRUPT : UTRACE_RESUME);
-		utrace_engine_put(timers[i].e);
-		timers[i] = timers[--ntimers];
+		/* Out first: utrace_control may add timers. */
+		inj->timers[i] = inj->timers[--inj->ntimers];
+		t = utrace_engine_data(e);
+		utrace_control(e, t && t->sig ? UTRACE_INTERRUPT :
+					       UTRACE_RESUME);
+		utrace_engine_put(e);
 	}
 }
 
 static uint32_t i_entry(uint32_t action, struct utrace_engine *e)
 {
 	struct ithr *t = utrace_engine_data(e);
+	const struct injector_settings *is = &t->inj->s;
 	struct utrace_syscall sc;
 	uint32_t ret = UTRACE_RESUME;
 	int i;
@@ -101,17 +122,18 @@ static uint32_t i_entry(uint32_t action, struct utrace_engine *e)
 	t->active = -1;
 	if (action & UTRACE_SYSCALL_RESUMED)
 		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+	t->notes = 0;		/* a new syscall */
 	if (utrace_syscall_get(e, &sc) < 0 || sc.nr < 0 || sc.nr >= NR_MAX)
 		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
 	t->nr = sc.nr;
-	if (hidden(t->tid, sc.nr))
+	if (host_hidden(&is->host, t->tid, sc.nr))
 		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
 	/* -P: strace tampers only with the syscalls it traces. */
-	if (opt.trace_paths.n &&
-	    !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr, sc.args))
+	if (is->paths && is->paths->n &&
+	    !trace_path_match(is->paths, e, t->tid, sc.nr, sc.args))
 		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
-	for (i = 0; i < opt.ninject; i++) {
-		const struct inject_rule *r = &opt.inject[i];
+	for (i = 0; i < is->nrules; i++) {
+		const struct inject_rule *r = &is->rules[i];
 
 		if (!r->set[sc.nr])
 			continue;
@@ -122,11 +144,11 @@ static uint32_t i_entry(uint32_t action, struct utrace_engine *e)
 			ret |= UTRACE_SYSCALL_ABORT;
 			utrace_syscall_set_return(e, r->error ? -r->error :
 						  r->retval);
-			mark_injected(t->tid, true);
+			t->notes |= INJ_NOTE_INJECTED;
 		}
 		if (r->delay_enter_us) {
-			hold(e, r->delay_enter_us);
-			mark_delayed(t->tid);
+			hold(t->inj, e, r->delay_enter_us);
+			t->notes |= INJ_NOTE_DELAYED;
 			ret = (ret & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 		}
 	}
@@ -142,15 +164,15 @@ static uint32_t i_exit(uint32_t action, struct utrace_engine *e)
 
 	if (t->active < 0)
 		return UTRACE_RESUME;
-	r = &opt.inject[t->active];
+	r = &t->inj->s.rules[t->active];
 	t->active = -1;
 	if (r->error || r->has_retval)
 		utrace_syscall_set_return(e, r->error ? -r->error : r->retval);
 	if (r->signal)
 		t->sig = r->signal;
 	if (r->delay_exit_us) {
-		hold(e, r->delay_exit_us);
-		mark_delayed(t->tid);
+		hold(t->inj, e, r->delay_exit_us);
+		t->notes |= INJ_NOTE_DELAYED;
 		return UTRACE_STOP;
 	}
 	return r->signal ? UTRACE_INTERRUPT : UTRACE_RESUME;
@@ -183,7 +205,8 @@ static uint32_t i_exec(uint32_t action, struct utrace_engine *e,
 	struct ithr *t = utrace_engine_data(e);
 
 	t->tid = utrace_engine_tid(e);
-	return exec_detaching(t->tid) ? UTRACE_DETACH : UTRACE_RESUME;
+	return host_detaching(&t->inj->s.host, t->tid) ? UTRACE_DETACH :
+							   UTRACE_RESUME;
 }
 
 static const struct utrace_engine_ops inject_ops = {
@@ -194,7 +217,59 @@ static const struct utrace_engine_ops inject_ops = {
 	.release = free,
 };
 
-int inject_attach(pid_t tid)
+/**
+ * injector_new - an injector with these settings (copied; the rules and
+ * paths they point to must outlive it).  NULL when out of memory.
+ */
+struct injector *injector_new(const struct injector_settings *s)
+{
+	struct injector *inj = calloc(1, sizeof(*inj));
+
+	if (inj)
+		inj->s = *s;
+	return inj;
+}
+
+/* Free it once no engine of it is left (after utrace_tracer_free). */
+void injector_free(struct injector *inj)
+{
+	if (!inj)
+		return;
+	for (size_t i = 0; i < inj->ntimers; i++)
+		utrace_engine_put(inj->timers[i].e);
+	free(inj->timers);
+	free(inj);
+}
+
+/**
+ * injector_take_notes - the INJ_NOTE_* of thread @tid's current syscall
+ * (at its exit), cleared: what the printer marks (INJECTED), (DELAYED).
+ */
+unsigned injector_take_notes(struct injector *inj, struct utrace_tracer *tr,
+			     pid_t tid)
+{
+	struct utrace_engine *e;
+	struct ithr *t;
+	unsigned notes = 0;
+
+	if (!inj || utrace_attach(tr, tid, UTRACE_ATTACH_MATCH_OPS,
+				  &inject_ops, NULL, &e))
+		return 0;
+	/* The thread's first injector; another one's notes are its own. */
+	t = utrace_engine_data(e);
+	if (t && t->inj == inj) {
+		notes = t->notes;
+		t->notes = 0;
+	}
+	utrace_engine_put(e);
+	return notes;
+}
+
+/**
+ * injector_attach - apply the rules to thread @tid of @tr
+ * Returns 0 or -errno (utrace_attach's).
+ */
+int injector_attach(struct injector *inj, struct utrace_tracer *tr, pid_t tid)
 {
 	struct utrace_engine *e;
 	struct ithr *t = calloc(1, sizeof(*t));
@@ -204,9 +279,10 @@ int inject_attach(pid_t tid)
 
 	if (!t)
 		return -ENOMEM;
+	t->inj = inj;
 	t->tid = tid;
 	t->active = -1;
-	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &inject_ops, t,
+	err = utrace_attach(tr, tid, UTRACE_ATTACH_CREATE, &inject_ops, t,
 			    &e);
 	if (err) {
 		free(t);
@@ -214,8 +290,8 @@ int inject_attach(pid_t tid)
 	}
 	nrs = calloc(NR_MAX, sizeof(*nrs));
 	for (nr = 0; nrs && nr < NR_MAX; nr++)
-		for (i = 0; i < opt.ninject; i++)
-			if (opt.inject[i].set[nr]) {
+		for (i = 0; i < inj->s.nrules; i++)
+			if (inj->s.rules[i].set[nr]) {
 				nrs[n++] = nr;
 				break;
 			}

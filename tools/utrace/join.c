@@ -29,6 +29,7 @@ struct jthr {
 	struct pthr *p;		/* the printer's state */
 	bool fresh;		/* no syscall record seen yet */
 	unsigned (*count)[NR_MAX];	/* --inject: per rule, per syscall */
+	bool injected;		/* --inject aborted the current syscall */
 	struct jthr *next;
 };
 
@@ -129,7 +130,7 @@ static void inject_entry(struct jthr *t, long nr, struct utrace_reply *r)
 		r->action |= UTRACE_SYSCALL_ABORT;
 		r->flags |= UTRACE_REPLY_RETURN;
 		r->ret = ru->error ? -ru->error : ru->retval;
-		mark_injected(t->tid, true);
+		t->injected = true;
 	}
 }
 
@@ -168,6 +169,7 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 	switch (ev->type) {
 	case UTRACE_EVENT(SYSCALL_ENTRY):
 		t->fresh = false;
+		t->injected = false;
 		if (!traced_nr(ev->syscall.nr) && !opt.ninject)
 			break;
 		inject_entry(t, ev->syscall.nr, r);
@@ -183,9 +185,11 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 		if (t->p && traced_nr(ev->syscall.nr) && t->fresh)
 			printer_entry(t->p, &ev->syscall, jmem_read, t, NULL);
 		t->fresh = false;
-		if (t->p && traced_nr(ev->syscall.nr))
+		if (t->p && traced_nr(ev->syscall.nr)) {
+			printer_note(t->p, t->injected ? INJ_NOTE_INJECTED : 0);
 			printer_exit(t->p, &ev->syscall, NULL);
-		mark_injected(t->tid, false);
+		}
+		t->injected = false;
 		break;
 	case UTRACE_EVENT(CLONE):
 		if (!opt.follow || jthr_find(j, ev->child))

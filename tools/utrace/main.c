@@ -45,11 +45,16 @@ static pid_t main_pid;
 static int main_status = -1;
 static int live;
 
-/* tid -> tgid, and the injector's mark, in a small hash table. */
+/* The engine objects of this run (main() owns them). */
+struct session {
+	struct injector *injector;	/* --inject */
+	struct counter *counter;	/* -c, -C */
+	struct timeline *timeline;	/* --timeline */
+};
+
+/* tid -> tgid and the keeper's marks, in a small hash table. */
 struct tinfo {
 	pid_t tid, tgid;
-	bool injected;
-	bool delayed;
 	bool hide;		/* -u, -D: nothing shown before the execve */
 	bool keep_exec;		/* -b execve: not on the command's own execve */
 	bool detaching;		/* -b execve: being detached in this report */
@@ -135,39 +140,6 @@ pid_t tgid_of(pid_t tid)
 	return p ? p->tgid : tid;
 }
 
-void mark_injected(pid_t tid, bool on)
-{
-	struct tinfo *p = tinfo(tid, on);
-
-	if (p)
-		p->injected = on;
-}
-
-bool was_injected(pid_t tid)
-{
-	struct tinfo *p = tinfo(tid, false);
-
-	return p && p->injected;
-}
-
-void mark_delayed(pid_t tid)
-{
-	struct tinfo *p = tinfo(tid, true);
-
-	if (p)
-		p->delayed = true;
-}
-
-bool take_delayed(pid_t tid)
-{
-	struct tinfo *p = tinfo(tid, false);
-	bool d = p && p->delayed;
-
-	if (p)
-		p->delayed = false;
-	return d;
-}
-
 double now_mono(void)
 {
 	struct timespec ts;
@@ -230,7 +202,7 @@ bool exec_detaching(pid_t tid)
  * command utrace started.  The other engines see exec_detaching() and
  * detach in their report_exec; the tinfo goes after the report.
  */
-static uint32_t detach_on_exec(struct tinfo *t, pid_t tid)
+static uint32_t detach_on_exec(struct session *ss, struct tinfo *t, pid_t tid)
 {
 	if (t && t->keep_exec) {
 		t->keep_exec = false;
@@ -244,7 +216,7 @@ static uint32_t detach_on_exec(struct tinfo *t, pid_t tid)
 	}
 	t->detaching = true;
 	/* Its new threads and children are not ours either. */
-	utrace_follow(tracer, tid, 0, follow_new, NULL);
+	utrace_follow(tracer, tid, 0, follow_new, ss);
 	ndetached++;
 	slot_set(tid, 0);
 	live--;
@@ -294,7 +266,7 @@ static uint32_t k_exec(uint32_t action, struct utrace_engine *e,
 	if (t)
 		t->hide = false;
 	if (opt.detach_execve)
-		return detach_on_exec(t, tid);
+		return detach_on_exec(utrace_engine_data(e), t, tid);
 	return UTRACE_RESUME;
 }
 
@@ -325,7 +297,23 @@ pid_t spawned_pid(void)
 	return main_pid;
 }
 
-int attach_engines(pid_t tid, pid_t tgid)
+/* -u, -D and -b execve as the engine objects ask for them. */
+static bool host_hidden_cb(void *arg, pid_t tid, long nr)
+{
+	return hidden(tid, nr);
+}
+
+static bool host_detaching_cb(void *arg, pid_t tid)
+{
+	return exec_detaching(tid);
+}
+
+static const struct engine_host keeper_host = {
+	.hidden = host_hidden_cb,
+	.detaching = host_detaching_cb,
+};
+
+static int attach_engines(struct session *ss, pid_t tid, pid_t tgid)
 {
 	struct utrace_engine *e;
 	struct tinfo *ti;
@@ -333,7 +321,7 @@ int attach_engines(pid_t tid, pid_t tgid)
 
 	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE |
 			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
-			    &keeper_ops, NULL, &e);
+			    &keeper_ops, ss, &e);
 	if (err)
 		return err;
 	ti = tinfo(tid, true);
@@ -355,14 +343,14 @@ int attach_engines(pid_t tid, pid_t tgid)
 	/* gdb's first engine before the printer: it hides its own traps. */
 	if (!err && gdb)
 		gdbstub_attach_first(gdb, tid, tgid);
-	if (!err && opt.ninject)
-		err = inject_attach(tid);
-	if (!err && (opt.summary_only || opt.summary))
-		err = counter_attach(tid);
+	if (!err && ss->injector)
+		err = injector_attach(ss->injector, tracer, tid);
+	if (!err && ss->counter)
+		err = counter_attach(ss->counter, tracer, tid);
 	if (!err && !opt.summary_only)
 		err = printer_attach(tid);
-	if (!err && opt.timeline)
-		err = timeline_attach(tid);
+	if (!err && ss->timeline)
+		err = timeline_attach(ss->timeline, tracer, tid);
 	if (!err && gdb)
 		gdbstub_attach_last(gdb, tid, tgid);
 	return err;
@@ -376,7 +364,7 @@ int attach_engines(pid_t tid, pid_t tgid)
 static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
 		      unsigned long clone_flags)
 {
-	int err = attach_engines(tid, tgid);
+	int err = attach_engines(arg, tid, tgid);
 
 	if (!err && parent && !(opt.quiet & Q_ATTACH) && !opt.json)
 		tracer_msg("Process %d attached", tid);
@@ -384,12 +372,12 @@ static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
 }
 
 /* With -f, follow @pid's process and children; threads taken on now. */
-static int follow(pid_t pid)
+static int follow(struct session *ss, pid_t pid)
 {
 	if (!opt.follow)
 		return 0;
 	return utrace_follow(tracer, pid, UTRACE_WATCH_PROCESS |
-			     UTRACE_WATCH_CHILDREN, follow_new, NULL);
+			     UTRACE_WATCH_CHILDREN, follow_new, ss);
 }
 
 /* -- Attaching to running processes --------------------------------------- */
@@ -439,15 +427,15 @@ pid_t read_tgid(pid_t tid)
  * -p PID: as strace, only that thread; with -f every thread of its
  * process, PID first.  Returns the number of threads attached or -errno.
  */
-static int attach_process(pid_t pid)
+static int attach_process(struct session *ss, pid_t pid)
 {
 	int err;
 
-	err = attach_engines(pid, read_tgid(pid));
+	err = attach_engines(ss, pid, read_tgid(pid));
 	if (err)
 		return err;
 	/* Every other thread of its process too, with -f. */
-	err = follow(pid);
+	err = follow(ss, pid);
 	return 1 + (err > 0 ? err : 0);
 }
 
@@ -633,13 +621,13 @@ static pid_t fork_command(struct starter *s)
 }
 
 /* Trace the command started by daemonize() or fork_command(); let it go. */
-static int trace_started(struct starter *s, pid_t pid)
+static int trace_started(struct session *ss, struct starter *s, pid_t pid)
 {
 	struct tinfo *t;
 	char c = 1;
 	int err;
 
-	err = attach_engines(pid, pid);
+	err = attach_engines(ss, pid, pid);
 	if (err) {
 		fprintf(stderr, "utrace: attach: ptrace(PTRACE_SEIZE, %d): %s\n",
 			pid, strerror(-err));
@@ -653,7 +641,7 @@ static int trace_started(struct starter *s, pid_t pid)
 		t->hide = true;
 		t->keep_exec = true;
 	}
-	follow(pid);
+	follow(ss, pid);
 	/* strace announces the command it attached to with -D. */
 	if (opt.daemonize && !(opt.quiet & Q_ATTACH) && !opt.json)
 		fprintf(stderr, "utrace: Process %d attached\n", pid);
@@ -697,12 +685,68 @@ static void setup_signals(void)
 	}
 }
 
-static void finish_outputs(void)
+/*
+ * The outputs' ends: the -c table, the trace, the timeline's JSON.  The
+ * objects are freed once the tracer is (else the process is about to die).
+ */
+static void finish_outputs(struct session *ss, bool free_them)
 {
-	if (opt.summary_only || opt.summary)
-		counter_report(summary_file());
+	if (ss->counter)
+		counter_report(ss->counter, summary_file());
 	printer_finish();
-	timeline_finish();
+	timeline_free(ss->timeline);
+	ss->timeline = NULL;
+	if (free_them) {
+		counter_free(ss->counter);
+		injector_free(ss->injector);
+		ss->counter = NULL;
+		ss->injector = NULL;
+	}
+}
+
+/* The engine objects the options ask for; false when out of memory. */
+static bool session_init(struct session *ss)
+{
+	if (opt.ninject) {
+		struct injector_settings is = {
+			.rules = opt.inject, .nrules = opt.ninject,
+			.paths = &opt.trace_paths, .host = keeper_host,
+		};
+
+		ss->injector = injector_new(&is);
+		if (!ss->injector)
+			return false;
+		printer_set_injector(ss->injector);
+	}
+	if (opt.summary_only || opt.summary) {
+		struct counter_settings cs = {
+			.wall_clock = opt.wall_clock, .all_threads = opt.follow,
+			.paths = &opt.trace_paths, .sort = opt.sort,
+			.cols = opt.sum_cols, .host = keeper_host,
+		};
+
+		cs.nrs = trace_nrs(&cs.nnrs);
+		ss->counter = counter_new(&cs);
+		if (!ss->counter)
+			return false;
+	}
+	if (opt.timeline) {
+		struct timeline_settings ts = { .host = keeper_host };
+
+		ts.out = fopen(opt.timeline, "we");
+		if (!ts.out) {
+			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
+				opt.timeline, strerror(errno));
+			return false;
+		}
+		ts.nrs = trace_nrs(&ts.nnrs);
+		ss->timeline = timeline_new(&ts);
+		if (!ss->timeline) {
+			fclose(ts.out);
+			return false;
+		}
+	}
+	return true;
 }
 
 /* Die of sig as the traced program did, without a core of our own. */
@@ -775,6 +819,7 @@ static void detach_all(void)
 
 int main(int argc, char **argv)
 {
+	struct session ss = { 0 };
 	struct utrace_spawn_opts so = { .size = sizeof(so) };
 	struct starter *st = NULL;
 	pid_t started = 0;
@@ -813,7 +858,7 @@ int main(int argc, char **argv)
 	}
 	if (printer_init() < 0)
 		return 1;
-	if (opt.timeline && timeline_init(opt.timeline) < 0)
+	if (!session_init(&ss))
 		return 1;
 	if (opt.gdb) {
 		err = gdbstub_new(tracer, opt.gdb, &gdb);
@@ -830,7 +875,7 @@ int main(int argc, char **argv)
 			started = fork_command(st);
 		if (gdb)
 			gdbstub_set_process(gdb, started, true);
-		err = trace_started(st, started);
+		err = trace_started(&ss, st, started);
 		free(st);
 		if (err) {
 			utrace_tracer_free(tracer);
@@ -860,7 +905,7 @@ int main(int argc, char **argv)
 		}
 		if (gdb)
 			gdbstub_set_process(gdb, main_pid, true);
-		err = attach_engines(main_pid, main_pid);
+		err = attach_engines(&ss, main_pid, main_pid);
 		if (err) {
 			fprintf(stderr, "utrace: attach: pid %d: %s\n",
 				main_pid, strerror(-err));
@@ -870,14 +915,14 @@ int main(int argc, char **argv)
 		}
 		if (tinfo(main_pid, false))
 			tinfo(main_pid, false)->keep_exec = true;
-		follow(main_pid);
+		follow(&ss, main_pid);
 		traced++;
 	}
 	setup_signals();
 	if (gdb && !opt.argv && opt.nattach)
 		gdbstub_set_process(gdb, read_tgid(opt.attach[0]), false);
 	for (i = 0; i < opt.nattach && !interrupted; i++) {
-		err = attach_process(opt.attach[i]);
+		err = attach_process(&ss, opt.attach[i]);
 		if (err == -EPERM && !opt.argv && opt.nattach == 1) {
 			/*
 			 * Traced already: join its tracer if it serves (another
@@ -938,7 +983,7 @@ int main(int argc, char **argv)
 	 * wait, so every line is out as soon as the tracees go quiet.
 	 */
 	while (!interrupted && (live > 0 || gdbstub_serving(gdb))) {
-		int to = opt.ninject ? inject_timeout_ms() : -1;
+		int to = ss.injector ? injector_timeout_ms(ss.injector) : -1;
 
 		if (to)
 			printer_flush();
@@ -947,8 +992,8 @@ int main(int argc, char **argv)
 			break;
 		if (ndetached)
 			drop_detached();
-		if (opt.ninject)
-			inject_run_timers();
+		if (ss.injector)
+			injector_run_timers(ss.injector);
 	}
 
 	if (interrupted) {
@@ -962,13 +1007,13 @@ int main(int argc, char **argv)
 			kill(main_pid, SIGCONT);
 			kill(main_pid, interrupted);
 		}
-		finish_outputs();
+		finish_outputs(&ss, false);
 		return die_like(interrupted);
 	}
 	say_joiners("the trace ends");
 	utrace_tracer_free(tracer);
 	gdbstub_free(gdb);
-	finish_outputs();
+	finish_outputs(&ss, true);
 	if (main_pid > 0 && main_status >= 0 && WIFSIGNALED(main_status))
 		return exit_like(main_status);
 	if (printer_failed())

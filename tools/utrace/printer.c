@@ -50,6 +50,7 @@ struct pthr {
 	size_t col;		/* column of the open line */
 	bool in_syscall;
 	bool filtered;		/* -P: this syscall touches none of the paths */
+	unsigned notes;		/* the injector's INJ_NOTE_* for this syscall */
 	bool done;		/* decoder finished at entry */
 	bool staged;		/* held back until exit (-e status=) */
 	bool unfinished;	/* line was cut by another thread */
@@ -74,6 +75,7 @@ static struct timespec last_tv;
 static bool write_failed;	/* a trace write failed: exit status 1 */
 static int live;
 static struct pthr *threads;
+static struct injector *injector;
 static pid_t pipe_pid;		/* -o '|cmd': the command's shell */
 static struct sbuf msgq;	/* messages waiting for the open line */
 
@@ -209,6 +211,16 @@ static FILE *open_pipe(const char *cmd)
 static ssize_t mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	return utrace_mem_read(ctx, addr, buf, len);
+}
+
+void printer_set_injector(struct injector *inj)
+{
+	injector = inj;
+}
+
+void printer_note(struct pthr *t, unsigned notes)
+{
+	t->notes = notes;
 }
 
 int printer_init(void)
@@ -620,7 +632,7 @@ static void json_syscall(struct pthr *t, bool finished, double dur)
 		} else {
 			sb_puts(&b, ",\"errno\":null");
 		}
-		decode_retval(&t->dc, &rv, was_injected(t->tid));
+		decode_retval(&t->dc, &rv, t->notes & INJ_NOTE_INJECTED);
 		sb_puts(&b, ",\"result\":");
 		sb_json_str(&b, rv.p, rv.len);
 		sb_free(&rv);
@@ -647,12 +659,10 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	struct utrace_syscall sc = *scp;
 	struct sbuf tail = { 0 };
 	struct outf *o = t->out;
-	bool delayed = take_delayed(t->tid);
 	double dur;
 
 	if (t->filtered || hidden(t->tid, -1)) {
 		t->filtered = false;
-		mark_injected(t->tid, false);
 		return;
 	}
 	if (opt.decode_pids)
@@ -693,13 +703,11 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	if (opt.json) {
 		if (status_wanted(t))
 			json_syscall(t, true, dur);
-		mark_injected(t->tid, false);
 		return;
 	}
 	if (t->staged) {
 		if (!status_wanted(t)) {
-			mark_injected(t->tid, false);
-			t->stack_queued = false;
+				t->stack_queued = false;
 			return;
 		}
 		take_line(o, t);
@@ -726,8 +734,8 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	t->col += tail.len;
 	pad_equals(o, t->col);
 	sb_reset(&tail);
-	decode_retval(&t->dc, &tail, was_injected(t->tid));
-	if (delayed)
+	decode_retval(&t->dc, &tail, t->notes & INJ_NOTE_INJECTED);
+	if (t->notes & INJ_NOTE_DELAYED)
 		sb_puts(&tail, " (DELAYED)");
 	if (opt.syscall_times) {
 		int n = opt.t_digits;
@@ -746,7 +754,6 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	sb_free(&tail);
 	line_ended(o);
 	print_stack(t, e);
-	mark_injected(t->tid, false);
 }
 
 static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
@@ -754,9 +761,11 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	struct pthr *t = utrace_engine_data(e);
 	struct utrace_syscall sc;
 
+	/* What the injector did to this syscall, if anything. */
+	t->notes = injector ? injector_take_notes(injector, tracer, t->tid) : 0;
 	if (t->filtered || hidden(t->tid, -1)) {
 		t->filtered = false;
-		mark_injected(t->tid, false);
+		t->notes = 0;
 		return keep(action);
 	}
 	if (utrace_syscall_get(e, &sc) < 0)

@@ -3,6 +3,7 @@
  * The timeline engine behind --timeline: Chrome trace-event JSON (the
  * format Perfetto and chrome://tracing open), one track per thread, each
  * syscall a complete ("X") slice, signals and exits as instant events.
+ * A timeline is an object (timeline_new) writing to its own stream.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,49 +12,59 @@
 
 #include "cli.h"
 
+struct timeline {
+	struct timeline_settings s;
+	FILE *out;
+	bool first_event;
+	double t0;
+};
+
 struct tthr {
+	struct timeline *tl;
 	pid_t tid;
 	double t_entry;
 	long nr;
 };
 
-static FILE *tl;
-static bool first_event = true;
-static double t0;
-
-int timeline_init(const char *path)
+/**
+ * timeline_new - a timeline written to @s->out (its start now; the object
+ * owns the stream).  NULL when out of memory.
+ */
+struct timeline *timeline_new(const struct timeline_settings *s)
 {
-	tl = fopen(path, "we");
-	if (!tl) {
-		fprintf(stderr, "utrace: can't fopen '%s': %s\n", path,
-			strerror(errno));
-		return -errno;
-	}
-	setvbuf(tl, NULL, _IOFBF, 1 << 16);
-	t0 = now_mono();
-	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", tl);
-	return 0;
+	struct timeline *tl = calloc(1, sizeof(*tl));
+
+	if (!tl)
+		return NULL;
+	tl->s = *s;
+	tl->out = s->out;
+	tl->first_event = true;
+	tl->t0 = now_mono();
+	setvbuf(tl->out, NULL, _IOFBF, 1 << 16);
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", tl->out);
+	return tl;
 }
 
-void timeline_finish(void)
+/* The end of the JSON, the stream closed; once no engine of it is left. */
+void timeline_free(struct timeline *tl)
 {
 	if (!tl)
 		return;
-	fputs("\n]}\n", tl);
-	fclose(tl);
-	tl = NULL;
+	fputs("\n]}\n", tl->out);
+	fclose(tl->out);
+	free(tl);
 }
 
-static void ev_start(void)
+static void ev_start(struct timeline *tl)
 {
-	if (!first_event)
-		fputs(",\n", tl);
-	first_event = false;
+	if (!tl->first_event)
+		fputs(",\n", tl->out);
+	tl->first_event = false;
 }
 
-static double us(double t)
+static double us(const struct timeline *tl, double t)
 {
-	return (t - t0) * 1e6;
+	return (t - tl->t0) * 1e6;
 }
 
 static uint32_t keep(uint32_t action)
@@ -69,7 +80,7 @@ static uint32_t t_entry(uint32_t action, struct utrace_engine *e)
 	if (action & UTRACE_SYSCALL_RESUMED)
 		return keep(action);
 	t->nr = utrace_syscall_get(e, &sc) < 0 ? -1 : sc.nr;
-	if (t->nr >= 0 && hidden(t->tid, t->nr))
+	if (t->nr >= 0 && host_hidden(&t->tl->s.host, t->tid, t->nr))
 		t->nr = -1;
 	t->t_entry = now_mono();
 	return keep(action);
@@ -78,6 +89,7 @@ static uint32_t t_entry(uint32_t action, struct utrace_engine *e)
 static uint32_t t_exit(uint32_t action, struct utrace_engine *e)
 {
 	struct tthr *t = utrace_engine_data(e);
+	struct timeline *tl = t->tl;
 	struct utrace_syscall sc;
 	const char *name;
 	double end = now_mono();
@@ -85,25 +97,30 @@ static uint32_t t_exit(uint32_t action, struct utrace_engine *e)
 	if (t->nr < 0 || utrace_syscall_get(e, &sc) < 0)
 		return keep(action);
 	name = sys_name(t->nr);
-	ev_start();
-	fprintf(tl, "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\","
+	ev_start(tl);
+	fprintf(tl->out, "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\","
 		"\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,"
 		"\"args\":{\"ret\":%ld", name ? name : "syscall",
-		us(t->t_entry), us(end) - us(t->t_entry), tgid_of(t->tid),
-		t->tid, sc.ret);
+		us(tl, t->t_entry), us(tl, end) - us(tl, t->t_entry),
+		utrace_engine_tgid(e), t->tid, sc.ret);
 	if (sc.ret < 0 && sc.ret >= -4095 && strerrorname_np((int)-sc.ret))
-		fprintf(tl, ",\"errno\":\"%s\"", strerrorname_np((int)-sc.ret));
-	fputs("}}", tl);
+		fprintf(tl->out, ",\"errno\":\"%s\"",
+			strerrorname_np((int)-sc.ret));
+	fputs("}}", tl->out);
 	t->nr = -1;
 	return keep(action);
 }
 
-static void instant(struct tthr *t, const char *name, const char *cat)
+static void instant(struct utrace_engine *e, const char *name,
+		    const char *cat)
 {
-	ev_start();
-	fprintf(tl, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\","
+	struct tthr *t = utrace_engine_data(e);
+	struct timeline *tl = t->tl;
+
+	ev_start(tl);
+	fprintf(tl->out, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\","
 		"\"ts\":%.3f,\"pid\":%d,\"tid\":%d}", name, cat,
-		us(now_mono()), tgid_of(t->tid), t->tid);
+		us(tl, now_mono()), utrace_engine_tgid(e), t->tid);
 }
 
 static uint32_t t_signal(uint32_t action, struct utrace_engine *e,
@@ -112,25 +129,25 @@ static uint32_t t_signal(uint32_t action, struct utrace_engine *e,
 	enum utrace_signal_action sa = utrace_signal_action(action);
 
 	if (sa != UTRACE_SIGNAL_REPORT && sa != UTRACE_SIGNAL_HANDLER && info)
-		instant(utrace_engine_data(e), signame(info->si_signo),
-			"signal");
+		instant(e, signame(info->si_signo), "signal");
 	return keep(action);
 }
 
 static uint32_t t_death(struct utrace_engine *e, bool group_dead, int status)
 {
 	struct tthr *t = utrace_engine_data(e);
+	struct timeline *tl = t->tl;
 	char buf[64];
 
 	if (t->nr >= 0) {
 		const char *name = sys_name(t->nr);
 
-		ev_start();
-		fprintf(tl, "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\","
+		ev_start(tl);
+		fprintf(tl->out, "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\","
 			"\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d}",
-			name ? name : "syscall", us(t->t_entry),
-			us(now_mono()) - us(t->t_entry), tgid_of(t->tid),
-			t->tid);
+			name ? name : "syscall", us(tl, t->t_entry),
+			us(tl, now_mono()) - us(tl, t->t_entry),
+			utrace_engine_tgid(e), t->tid);
 		t->nr = -1;
 	}
 	if (WIFSIGNALED(status))
@@ -139,7 +156,7 @@ static uint32_t t_death(struct utrace_engine *e, bool group_dead, int status)
 	else
 		snprintf(buf, sizeof(buf), "exited with %d",
 			 WEXITSTATUS(status));
-	instant(t, buf, "exit");
+	instant(e, buf, "exit");
 	return UTRACE_RESUME;
 }
 
@@ -150,7 +167,8 @@ static uint32_t t_exec(uint32_t action, struct utrace_engine *e,
 	struct tthr *t = utrace_engine_data(e);
 
 	t->tid = utrace_engine_tid(e);
-	return exec_detaching(t->tid) ? UTRACE_DETACH : UTRACE_RESUME;
+	return host_detaching(&t->tl->s.host, t->tid) ? UTRACE_DETACH :
+							  UTRACE_RESUME;
 }
 
 static const struct utrace_engine_ops timeline_ops = {
@@ -162,30 +180,32 @@ static const struct utrace_engine_ops timeline_ops = {
 	.release = free,
 };
 
-int timeline_attach(pid_t tid)
+/**
+ * timeline_attach - put thread @tid of @tr on the timeline
+ * Returns 0 or -errno (utrace_attach's).
+ */
+int timeline_attach(struct timeline *tl, struct utrace_tracer *tr, pid_t tid)
 {
 	struct utrace_engine *e;
 	struct tthr *t = calloc(1, sizeof(*t));
-	const long *nrs;
-	size_t n;
 	int err;
 
 	if (!t)
 		return -ENOMEM;
+	t->tl = tl;
 	t->tid = tid;
 	t->nr = -1;
-	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &timeline_ops,
-			    t, &e);
+	err = utrace_attach(tr, tid, UTRACE_ATTACH_CREATE, &timeline_ops, t,
+			    &e);
 	if (err) {
 		free(t);
 		return err;
 	}
-	ev_start();
-	fprintf(tl, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
-		"\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}", tgid_of(tid),
-		tid, tid);
-	nrs = trace_nrs(&n);
-	utrace_set_syscalls(e, nrs, n);
+	ev_start(tl);
+	fprintf(tl->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
+		"\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}",
+		utrace_engine_tgid(e), tid, tid);
+	utrace_set_syscalls(e, tl->s.nrs, tl->s.nnrs);
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
 				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(EXEC) |
 				UTRACE_EVENT(DEATH));
