@@ -192,6 +192,7 @@ struct utrace_tracer {
 	char mc_buf[4096];
 	bool waiter_started, waiter_stop;
 	bool closing;				/* utrace_tracer_free began */
+	bool dispatching;			/* loop thread in dispatch_once */
 	unsigned ncallers;			/* threads waiting in utrace__call */
 	pthread_t waiter;
 	struct utrace_queue *queues;		/* queue.c: polled after dispatch */
@@ -214,6 +215,7 @@ bool utrace__thread_held(const struct uthread *th);
 bool utrace__thread_has_engines(const struct uthread *th);
 void utrace__settle_later(struct uthread *th);
 void utrace__settle(struct uthread *th);
+void utrace__kick(struct utrace_tracer *t);
 void utrace__settle_all(struct utrace_tracer *t);
 void utrace__interrupt(struct uthread *th);
 void utrace__release_thread(struct uthread *th);

@@ -446,6 +446,7 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 {
 	int n;
 
+	t->dispatching = true;
 	run_requests(t);
 	utrace__release_spawned(t);
 	utrace__settle_all(t);
@@ -474,8 +475,22 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 		utrace__queue_poll(t);
 	if (t->server)
 		utrace__serve_poll(t);
+	t->dispatching = false;
 	bump_gen(t);
 	return n;
+}
+
+/*
+ * Work was left for the next dispatch by a call made on the loop thread
+ * outside any dispatch (utrace_control between two utrace_dispatch calls):
+ * make utrace_fd readable, so that a poll loop comes back to dispatch it
+ * instead of sleeping on it.  Inside a dispatch the work is done before
+ * it returns; without utrace_fd nobody polls.
+ */
+void utrace__kick(struct utrace_tracer *t)
+{
+	if (!t->dispatching && t->efd >= 0)
+		ring(t, false);
 }
 
 /**

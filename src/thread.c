@@ -285,6 +285,7 @@ void utrace__settle_later(struct uthread *th)
 	th->on_settle = true;
 	th->snext = th->t->settle;
 	th->t->settle = th;
+	utrace__kick(th->t);
 }
 
 void utrace__settle_all(struct utrace_tracer *t)

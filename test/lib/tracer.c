@@ -140,6 +140,44 @@ TEST_T(fd_poll_then_dispatch, 10)
 	utrace_tracer_free(t);
 }
 
+static uint32_t stop_first_exit(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	if (ev->kind == K_SYSEXIT && ev->nr == SYS_getppid && !te->user[0]++)
+		return UTRACE_STOP;
+	return dflt;
+}
+
+/*
+ * utrace_control on the loop thread between two dispatches leaves work for
+ * the next dispatch: utrace_fd must poll readable for it, or a poll loop
+ * sleeps with the thread held forever.
+ */
+TEST_T(fd_readable_after_control_outside_dispatch, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int fd = utrace_fd(t);
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "3", NULL);
+	struct teng *te = t_attach(t, pid, UTRACE_EVENT(SYSCALL_EXIT) | EV_LIFE,
+				   stop_first_exit);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t v;
+
+	CHECK(fd >= 0);
+	CHECK(DISPATCH_UNTIL(t, te->user[0] == 1 && t_stopped(pid), 3000));
+	/* Nothing else can come: the only thread is held. */
+	CHECK(utrace_dispatch(t, 0) >= 0);
+	while (read(fd, &v, sizeof(v)) > 0)
+		;
+	CHECK_EQ(poll(&p, 1, 100), 0);
+	CHECK_EQ(utrace_control(te->e, UTRACE_RESUME), 0);
+	CHECK_EQ(poll(&p, 1, 3000), 1);
+	t_run(t);
+	CHECK_EQ(tlog_count_nr(te->id, K_SYSEXIT, SYS_getppid), 3);
+	t_check_death_reap(te);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
 TEST_T(dispatch_timeout_and_fd_idle, 10)
 {
 	struct utrace_tracer *t = t_tracer();
