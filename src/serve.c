@@ -397,23 +397,29 @@ static void put_event(struct w_event *w, const struct utrace_event *ev)
 	w->nsec = ev->time.tv_nsec;
 }
 
-/* Move records from the joiner's local queue to its output. */
-static void pump(struct sconn *c)
+/*
+ * Move records from the joiner's local queue to its output; true if one
+ * of them holds its thread (someone waits for it to be read).
+ */
+static bool pump(struct sconn *c)
 {
 	struct utrace_event ev;
 	struct w_event w;
+	bool held = false;
 
 	while (c->outlen - c->outoff < OUT_HIGH) {
 		memset(&ev, 0, sizeof(ev));
 		ev.size = sizeof(ev);
 		if (utrace_queue_next(c->q, &ev, 0) != 1)
 			break;
+		held |= ev.held;
 		put_event(&w, &ev);
 		if (out_msg(c, W_EVENT, 0, &w, sizeof(w), NULL, 0)) {
 			c->closing = true;
 			break;
 		}
 	}
+	return held;
 }
 
 static int result(struct sconn *c, uint32_t seq, int64_t ret,
@@ -997,14 +1003,19 @@ void utrace__serve_poll(struct utrace_tracer *t)
 	pthread_mutex_lock(&s->lock);
 	for (struct sconn *c = s->conns; c; c = c->next) {
 		if (pthread_mutex_trylock(&c->lock)) {
-			atomic_store(&c->kick, true);
-			wake = true;
+			if (!atomic_exchange(&c->kick, true))
+				wake = true;
 			continue;
 		}
-		if (!c->closing) {
-			pump(c);
+		/*
+		 * A held record is sent at once (its thread waits); others
+		 * are left to the server thread, which sends them in batches
+		 * beside the loop instead of in it.
+		 */
+		if (!c->closing && pump(c))
 			flush(c, false);
-			if (c->closing)
+		if (c->closing || c->outoff < c->outlen) {
+			if (!atomic_exchange(&c->kick, true))
 				wake = true;
 		}
 		pthread_mutex_unlock(&c->lock);
