@@ -4,6 +4,7 @@
  * from the contract alone (utrace(7), the utrace_queue_*(3) pages): every
  * promise is checked on a real tracee through the public names only.
  */
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include "tlib.h"
@@ -554,6 +555,100 @@ TEST_T(free_with_held_threads_leaves_nothing_stopped, 60)
 	kill(spun, SIGKILL);
 	t_run(t);
 	utrace_tracer_free(t);
+}
+
+/*
+ * A watch takes over a thread nobody traces, without stopping it.  The
+ * child spins in user space (a flag in shared memory) so that it is
+ * never interrupted inside a blocking syscall (see the report of the
+ * queue review: a thread taken over in read(2) once stayed stopped).
+ */
+TEST(watch_takes_over_an_untraced_thread)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_queue *q = aq_new(t);
+	const long nr = SYS_getppid;
+	struct utrace_event ev;
+	volatile int *flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int ppids = 0, deaths = 0;
+	pid_t child;
+
+	CHECK(flag != MAP_FAILED);
+	child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		while (!*flag)
+			;
+		syscall(SYS_getppid);
+		_exit(0);
+	}
+	/* Taken over, not stopped (no dispatch has run yet). */
+	CHECK_EQ(utrace_queue_watch(q, child, 0, UTRACE_EVENT(DEATH), 0), 0);
+	CHECK_EQ(t_tracer_pid(child), getpid());
+	CHECK(t_state(child) != 't');
+	/*
+	 * Syscall events on a running thread: ptrace can only start them
+	 * from a stop, so the thread is interrupted once and goes on at the
+	 * next dispatch.
+	 */
+	CHECK_EQ(utrace_queue_set_syscalls(q, child, &nr, 1), 0);
+	CHECK_EQ(utrace_queue_watch(q, child, 0, UTRACE_EVENT_SYSCALL |
+				    UTRACE_EVENT(DEATH), 0), 0);
+	CHECK(DISPATCH_UNTIL(t, t_state(child) == 'R', 10000));
+	*flag = 1;
+	while (aq_next(q, &ev, -1) == 1) {
+		CHECK(!ev.held);
+		if (ev.type == UTRACE_EVENT(SYSCALL_ENTRY))
+			ppids++;
+		if (ev.type == UTRACE_EVENT(DEATH)) {
+			CHECK(WIFEXITED(ev.status) && !WEXITSTATUS(ev.status));
+			deaths++;
+		}
+	}
+	CHECK_EQ(ppids, 1);
+	CHECK_EQ(deaths, 1);
+	munmap((void *)flag, 4096);
+	utrace_queue_free(q);
+	utrace_tracer_free(t);
+}
+
+/* A thread another ptracer has cannot be watched: -EPERM. */
+TEST(watch_of_a_thread_traced_elsewhere_eperm)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_queue *q = aq_new(t);
+	pid_t child = fork(), helper;
+	int p[2], st;
+	char c;
+
+	CHECK(child >= 0);
+	if (child == 0) {
+		for (;;)
+			pause();
+	}
+	CHECK(pipe(p) == 0);
+	helper = fork();
+	CHECK(helper >= 0);
+	if (helper == 0) {
+		close(p[0]);
+		if (ptrace(PTRACE_SEIZE, child, 0L, 0L) != 0 ||
+		    write(p[1], "s", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	CHECK_EQ(read(p[0], &c, 1), 1);
+	close(p[0]);
+	CHECK_EQ(utrace_queue_watch(q, child, 0, UTRACE_EVENT(DEATH), 0),
+		 -EPERM);
+	utrace_queue_free(q);
+	utrace_tracer_free(t);
+	kill(helper, SIGKILL);
+	CHECK(waitpid(helper, &st, 0) == helper);
+	kill(child, SIGKILL);
+	CHECK(waitpid(child, &st, 0) == child);
 }
 
 /* -- Joining: connect errors --------------------------------------------- */
