@@ -80,12 +80,12 @@ $(O)/test/unit/%: test/unit/%.c test/harness.h $(STATIC)
 	$(CC) $(CPPFLAGS) -Isrc -Itest $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
 # Library tests use only the public header.
-$(O)/test/lib/%: test/lib/%.c test/harness.h $(STATIC)
+$(O)/test/lib/%: test/lib/%.c test/harness.h $(wildcard test/lib/*.h) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itest $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
 # Tracee programs: plain, never sanitized (they run under the tracer).
-$(O)/test/progs/%: test/progs/%.c
+$(O)/test/progs/%: test/progs/%.c $(wildcard test/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g -Wall -pthread -o $@ $<
 

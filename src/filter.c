@@ -73,8 +73,10 @@ bool utrace__filter_covers(const struct uthread *th)
 	return true;
 }
 
-/* The BPF program for @set, in @out (at most @max instructions). */
-static int build(const uint64_t *set, struct sock_filter *out, size_t max)
+/* The BPF program for @set, in @out (at most @max instructions); @data is
+ * the SECCOMP_RET_DATA of its stops (utrace__filter_data). */
+static int build(const uint64_t *set, uint32_t data, struct sock_filter *out,
+		 size_t max)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	int fd = -1, err = -ENOMEM;
@@ -83,7 +85,8 @@ static int build(const uint64_t *set, struct sock_filter *out, size_t max)
 	if (!ctx)
 		return -ENOMEM;
 	/* Syscalls of another ABI (int 0x80) are not in the set: stop. */
-	err = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRACE(UTRACE__FILTER_DATA));
+	err = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+			       SCMP_ACT_TRACE(data));
 	for (int nr = 0; !err && nr < UTRACE__SYSSET_BITS; nr++) {
 		char *name;
 
@@ -93,7 +96,7 @@ static int build(const uint64_t *set, struct sock_filter *out, size_t max)
 		if (!name)
 			continue;	/* no such syscall: it never happens */
 		free(name);
-		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(UTRACE__FILTER_DATA), nr, 0);
+		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(data), nr, 0);
 	}
 	if (!err) {
 		fd = memfd_create("utrace-filter", MFD_CLOEXEC);
@@ -140,7 +143,7 @@ void utrace__filter_setup(struct uthread *th)
 		some |= set[i] != 0;
 	if (!some)
 		return;
-	n = build(set, prog, UTRACE__FILTER_MAX);
+	n = build(set, utrace__filter_data(th->t), prog, UTRACE__FILTER_MAX);
 	if (n <= 0)
 		return;
 	len = (unsigned short)n;

@@ -335,9 +335,16 @@ unsigned short *utrace__spawn_filter_len(void);
 /* ptrace_emu.c */
 void utrace__pemu_free(struct utrace_tracer *t);
 void utrace__pemu_seccomp(struct uthread *th, uint32_t data);
-/* SECCOMP_RET_DATA of our filter's RET_TRACE (filter.c): other data is
- * from a filter the program installed itself. */
-#define UTRACE__FILTER_DATA	0x7574
+/*
+ * SECCOMP_RET_DATA of our filter's RET_TRACE (filter.c), from the tracer's
+ * pid so that a tracer traced by another (nested) marks its filter apart:
+ * a seccomp stop with other data, or on a thread we did not filter, is
+ * from a filter the program installed itself.
+ */
+static inline uint32_t utrace__filter_data(const struct utrace_tracer *t)
+{
+	return (uint32_t)t->pid % 0xfffe + 1;
+}
 
 /* filter.c */
 void utrace__filter_setup(struct uthread *th);

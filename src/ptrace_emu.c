@@ -874,7 +874,8 @@ static long do_ptrace(struct preq *r)
 		       (int)r->data);
 		return 0;
 	case PTRACE_LISTEN:
-		if (!q->seized || q->cur.kind != PK_EVENT ||
+		if (!q->seized || (q->cur.kind != PK_EVENT &&
+				   q->cur.kind != PK_GROUP) ||
 		    (q->cur.status >> 16) != PTRACE_EVENT_STOP)
 			return -EINVAL;
 		resume(q, PM_LISTEN, 0);

@@ -130,7 +130,8 @@ static void syscall_stop(struct uthread *th)
 			syscall_entry(th, &in);
 		}
 		/* A filter of the program's own (ptrace_emu.c). */
-		if (in.seccomp.ret_data != UTRACE__FILTER_DATA)
+		if (!th->filtered ||
+		    in.seccomp.ret_data != utrace__filter_data(th->t))
 			utrace__pemu_seccomp(th, in.seccomp.ret_data);
 		break;
 	case PTRACE_SYSCALL_INFO_ENTRY:
