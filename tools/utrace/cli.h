@@ -134,8 +134,6 @@ void usage(FILE *f);
 /* Time since an arbitrary start, for -T, -r and the counter. */
 double now_mono(void);
 
-/* Thread bookkeeping shared by every engine's clone handling. */
-pid_t tgid_of(pid_t tid);
 pid_t read_tgid(pid_t tid);
 /*
  * utrace -p PID on a process the serving tracer tracer_pid traces: join
@@ -165,7 +163,7 @@ int printer_init(void);
 /* The injector whose notes (INJ_NOTE_*) mark the printed syscalls. */
 struct injector;
 void printer_set_injector(struct injector *inj);
-int printer_attach(pid_t tid);
+int printer_attach(pid_t tid, pid_t tgid);
 void printer_finish(void);
 /* Write out the complete lines of every output: the loop is about to wait. */
 void printer_flush(void);

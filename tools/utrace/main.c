@@ -52,9 +52,9 @@ struct session {
 	struct timeline *timeline;	/* --timeline */
 };
 
-/* tid -> tgid and the keeper's marks, in a small hash table. */
+/* The keeper's marks per thread, in a small hash table. */
 struct tinfo {
-	pid_t tid, tgid;
+	pid_t tid;
 	bool hide;		/* -u, -D: nothing shown before the execve */
 	bool keep_exec;		/* -b execve: not on the command's own execve */
 	bool detaching;		/* -b execve: being detached in this report */
@@ -104,7 +104,6 @@ static struct tinfo *tinfo(pid_t tid, bool create)
 	if (!p)
 		return NULL;
 	p->tid = tid;
-	p->tgid = tid;
 	p->next = *b;
 	*b = p;
 	return p;
@@ -131,13 +130,6 @@ static void tinfo_drop(pid_t tid)
 			free(p);
 			return;
 		}
-}
-
-pid_t tgid_of(pid_t tid)
-{
-	struct tinfo *p = tinfo(tid, false);
-
-	return p ? p->tgid : tid;
 }
 
 double now_mono(void)
@@ -256,7 +248,6 @@ static uint32_t k_exec(uint32_t action, struct utrace_engine *e,
 			tinfo_drop(tid);  /* the old leader's, if still there */
 			tinfo_unlink(t);
 			t->tid = tid;
-			t->tgid = tid;
 			t->next = buckets[(unsigned)tid % 1024];
 			buckets[(unsigned)tid % 1024] = t;
 		}
@@ -325,10 +316,8 @@ static int attach_engines(struct session *ss, pid_t tid, pid_t tgid)
 	if (err)
 		return err;
 	ti = tinfo(tid, true);
-	if (ti) {
-		ti->tgid = tgid;
+	if (ti)
 		ti->hide = ti->keep_exec = ti->detaching = false;
-	}
 	live++;
 	slot_set(0, tid);
 	err = utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
@@ -348,7 +337,7 @@ static int attach_engines(struct session *ss, pid_t tid, pid_t tgid)
 	if (!err && ss->counter)
 		err = counter_attach(ss->counter, tracer, tid);
 	if (!err && !opt.summary_only)
-		err = printer_attach(tid);
+		err = printer_attach(tid, tgid);
 	if (!err && ss->timeline)
 		err = timeline_attach(ss->timeline, tracer, tid);
 	if (!err && gdb)

@@ -452,7 +452,7 @@ static void json_begin(struct sbuf *b, struct pthr *t, const char *type)
 
 	gettimeofday(&tv, NULL);
 	sb_printf(b, "{\"type\":\"%s\",\"pid\":%d,\"tid\":%d,"
-		  "\"time\":%ld.%06ld", type, tgid_of(t->tid), t->tid,
+		  "\"time\":%ld.%06ld", type, t->tgid, t->tid,
 		  (long)tv.tv_sec, (long)tv.tv_usec);
 }
 
@@ -1215,7 +1215,7 @@ void printer_thread_end(struct pthr *t)
 	p_release(t);
 }
 
-int printer_attach(pid_t tid)
+int printer_attach(pid_t tid, pid_t tgid)
 {
 	struct utrace_engine *e;
 	struct pthr *t;
@@ -1223,7 +1223,7 @@ int printer_attach(pid_t tid)
 	const long *nrs = trace_nrs(&n);
 	int err;
 
-	err = thread_new(tid, tgid_of(tid), &t);
+	err = thread_new(tid, tgid, &t);
 	if (err)
 		return err;
 	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &printer_ops,
