@@ -456,3 +456,60 @@ int main(void)
 {
 	return test_main();
 }
+
+/*
+ * Take over a thread asleep in read(2), then turn on syscall events: ptrace
+ * can start syscall stops only from a stop, so the library interrupts the
+ * thread once; it must then go back to sleep in its read, never stay in a
+ * tracing stop.  Repeated: the interrupt can land at several points.
+ */
+TEST_T(takeover_in_blocking_read_then_syscall_events, 60)
+{
+	for (int round = 0; round < 30; round++) {
+		struct utrace_tracer *t = t_tracer();
+		struct teng *a = teng_new(NULL);
+		struct utrace_engine *e = NULL;
+		int p[2];
+		pid_t child;
+
+		CHECK(pipe(p) == 0);
+		child = fork();
+		CHECK(child >= 0);
+		if (child == 0) {
+			char c;
+
+			close(p[1]);
+			_exit(read(p[0], &c, 1) == 1 ? 0 : 1);
+		}
+		close(p[0]);
+		while (t_state(child) != 'S')
+			t_msleep(1);
+		CHECK_EQ(utrace_attach(t, child, UTRACE_ATTACH_CREATE, &t_ops,
+				       a, &e), 0);
+		a->e = e;
+		CHECK_EQ(utrace_set_events(e, EV_LIFE), 0);
+		if (round & 1)
+			t_dispatch_for(t, 20);
+		if (round & 2) {
+			const long nr = SYS_getppid;
+
+			CHECK_EQ(utrace_set_syscalls(e, &nr, 1), 0);
+		}
+		CHECK_EQ(utrace_set_events(e, UTRACE_EVENT_SYSCALL | EV_LIFE),
+			 0);
+		if (!DISPATCH_UNTIL(t, t_state(child) == 'S', 3000)) {
+			fprintf(stderr, "# round %d: state %c\n", round,
+				t_state(child));
+			CHECK(0);
+		}
+		CHECK(write(p[1], "x", 1) == 1);
+		close(p[1]);
+		t_run(t);
+		t_check_death_reap(a);
+		CHECK_EQ(WEXITSTATUS(tlog[tlog_find(0, a->id, K_DEATH)].arg),
+			 0);
+		utrace_engine_put(e);
+		utrace_tracer_free(t);
+		tlog_n = 0;
+	}
+}
