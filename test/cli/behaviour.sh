@@ -11,6 +11,20 @@ cd "$tmp" || exit 1
 
 ok() { echo "ok - $1"; }
 nok() { echo "not ok - $1"; [ -f "$tmp/log" ] && sed 's/^/# /' "$tmp/log" | head -20; }
+# Poll a shell condition every 0.1 s, 20 s at most: waits for a state,
+# never for a guessed time.
+wait_until() {	# shell condition
+	_i=0
+	while ! eval "$1" && [ $_i -lt 200 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+# SIGINT ignored by process $1 (bit 2 of SigIgn).
+sigint_ignored() {
+	_m=$(awk '/^SigIgn:/ {print $2}' /proc/$1/status 2>/dev/null)
+	[ -n "$_m" ] && [ $(( 0x$_m & 2 )) -ne 0 ]
+}
 t() {	# name, shell condition
 	if eval "$2"; then ok "$1"; else nok "$1"; fi
 }
@@ -127,11 +141,22 @@ sleep 30 &
 spid=$!
 "$U" -o log -p $spid 2>err &
 upid=$!
-sleep 0.5
+# Interrupt once it has attached (however loaded the machine is).
+i=0
+while ! grep -q "Process $spid attached" err 2>/dev/null && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 kill -INT $upid
 wait $upid
 rc=$?
-st=$(awk '{print $3}' /proc/$spid/stat 2>/dev/null)
+# Back asleep in its nanosleep once it runs again.
+i=0
+while st=$(awk '{print $3}' /proc/$spid/stat 2>/dev/null) &&
+      [ "$st" != S ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 t "-p: Ctrl-C detaches, the process runs on, utrace dies of SIGINT" \
 	'[ $rc -eq 130 ] && [ "$st" = S ] && grep -q "Process $spid attached" err && grep -q "Process $spid detached" err && ! grep -q TracerPid:.[1-9] /proc/$spid/status'
 kill $spid 2>/dev/null
@@ -184,17 +209,17 @@ t "-ff: the exec'ing thread continues in the leader's file" \
 I=$O/test/progs/threads_idle
 "$I" 3 5 &
 ipid=$!
-sleep 0.3
+wait_until '[ $(ls /proc/$ipid/task 2>/dev/null | wc -l) -eq 4 ]'
 "$U" -e trace=getppid -p $ipid 2>log &
 upid=$!
-sleep 0.4
+wait_until 'grep -q "^getppid()" log'
 kill -INT $upid
 wait $upid
 t "-p PID (no -f) traces only that thread" \
 	'grep -q "^getppid() *= [0-9]*$" log && ! grep -q "\[pid" log'
 "$U" -f -e trace=getppid -o log -p $ipid 2>err &
 upid=$!
-sleep 0.4
+wait_until '[ $(cut -d" " -f1 log 2>/dev/null | sort -u | wc -l) -eq 4 ]'
 kill -INT $upid
 wait $upid
 rc=$?
@@ -219,7 +244,7 @@ t "non-executable file: strace's exec: Permission denied, exit 1" \
 # -o FILE PROG ignores SIGINT and SIGTERM (strace's -I never default).
 "$U" -o log "$O/test/progs/sleeper" 1 &
 upid=$!
-sleep 0.3
+wait_until 'grep -q "^execve(" log && sigint_ignored $upid'
 kill -INT $upid
 kill -TERM $upid
 wait $upid
@@ -340,8 +365,8 @@ bad "bad --timestamps" --timestamps=bogus true
 t "-h lists the strace options added" \
 	'for o in -n -i -a -E -I -Y --syscall-number --instruction-pointer --columns --env --interruptible --seccomp-bpf --absolute-timestamps --decode-pids; do grep -q -- "$o" out || exit 1; done'
 "$U" -I 3 -e trace=none sleep 1 2>/dev/null &
-up=$!; sleep 0.3; kill -INT $up; wait $up
+up=$!; wait_until "sigint_ignored $up"; kill -INT $up; wait $up
 t "-I 3: SIGINT to utrace is ignored" '[ $? -eq 0 ]'
 "$U" -I 1 -o log sleep 1 &
-up=$!; sleep 0.3; kill -INT $up; wait $up
+up=$!; wait_until 'grep -q "^execve(" log'; kill -INT $up; wait $up
 t "-I 1 beats -o FILE PROG's never: SIGINT ends utrace" '[ $? -eq 130 ]'
