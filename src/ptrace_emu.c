@@ -118,6 +118,7 @@ struct pe_thread {
 	bool inject;			/* deliver inj at the next report */
 	siginfo_t inj;
 	bool real_child;		/* its death is the real parent's */
+	bool parent_is_tracer;		/* its real parent is its inner tracer */
 	int stop_sig;			/* last stop signal delivered */
 	bool all_syscalls;		/* our syscall set is "all" */
 	/* as an inner tracer */
@@ -396,6 +397,7 @@ static void forget_tracer(struct pe_thread *q)
 {
 	q->tracer = NULL;
 	q->tracer_tgid = 0;
+	q->parent_is_tracer = false;
 	q->stopped = q->waitable = false;
 	q->npend = 0;
 	q->want_interrupt = q->want_attach_stop = q->exec_trap = false;
@@ -699,6 +701,7 @@ static long do_traceme(struct pe_thread *p)
 		return -EPERM;	/* as the kernel: already traced */
 	p->tracer = t;
 	p->tracer_tgid = t->tgid;
+	p->parent_is_tracer = true;
 	p->seized = false;
 	p->opts = 0;
 	p->mode = PM_CONT;
@@ -719,6 +722,8 @@ static long do_attach(struct preq *r, struct pe_thread *q, bool seize)
 		return -EINVAL;	/* not emulated: see utrace(7) */
 	q->tracer = p;
 	q->tracer_tgid = p->tgid;
+	/* Known now: at its death the zombie may be reaped before we look. */
+	q->parent_is_tracer = proc_ppid(q->tgid) == p->tgid;
 	q->seized = seize;
 	q->opts = seize ? (long)r->data : 0;
 	q->mode = PM_CONT;
@@ -1328,6 +1333,9 @@ static uint32_t pe_clone(uint32_t action, struct utrace_engine *e,
 	if (c && !c->tracer) {
 		c->tracer = p->tracer;
 		c->tracer_tgid = p->tracer_tgid;
+		/* Its parent is p's process, or p's parent with CLONE_PARENT. */
+		c->parent_is_tracer = (flags & CLONE_PARENT) &&
+				      p->parent_is_tracer;
 		c->seized = p->seized;
 		c->opts = p->opts;
 		c->mode = PM_CONT;
@@ -1413,7 +1421,18 @@ static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
 {
 	struct pe_thread *p = utrace_engine_data(e);
 	struct pe *pe = p->pe;
-	pid_t ppid = group_dead ? proc_ppid(p->tid) : 0;
+	bool sleepers = false;
+	pid_t ppid = 0;
+
+	/*
+	 * The real parent matters only to a wait we hold as pause(); most
+	 * deaths have none, and spare the /proc read (which also fails
+	 * once the parent has reaped the zombie).
+	 */
+	for (struct pe_thread *q = pe->threads; q && !sleepers; q = q->next)
+		sleepers = q->sys == PS_SLEEP;
+	if (group_dead && sleepers)
+		ppid = proc_ppid(p->tid);
 
 	p->dead = true;
 	/* Its inner tracees are let go, or killed (PTRACE_O_EXITKILL). */
@@ -1428,7 +1447,7 @@ static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
 	if (p->tracer) {
 		p->stopped = false;
 		p->npend = 0;
-		if (group_dead && ppid == p->tracer_tgid) {
+		if (group_dead && p->parent_is_tracer) {
 			/* Its real parent reaps it with a real wait. */
 			p->real_child = true;
 			p->waitable = false;
