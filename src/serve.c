@@ -1000,6 +1000,13 @@ void utrace__serve_poll(struct utrace_tracer *t)
 	struct utrace__server *s = t->server;
 	bool wake = false;
 
+	/*
+	 * utrace serves by default: with nobody joined, spare every dispatch
+	 * the lock.  A joiner's records exist only after its watch request,
+	 * which the loop ran after the connection was counted.
+	 */
+	if (!atomic_load(&s->nconns))
+		return;
 	pthread_mutex_lock(&s->lock);
 	for (struct sconn *c = s->conns; c; c = c->next) {
 		if (pthread_mutex_trylock(&c->lock)) {
