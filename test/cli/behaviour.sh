@@ -207,7 +207,7 @@ t "-ff: the exec'ing thread continues in the leader's file" \
 
 # -p: one thread without -f; every thread with -f, strace's messages.
 I=$O/test/progs/threads_idle
-"$I" 3 5 &
+"$I" 3 60 &	# killed below; must outlive both attaches however slow
 ipid=$!
 wait_until '[ $(ls /proc/$ipid/task 2>/dev/null | wc -l) -eq 4 ]'
 "$U" -e trace=getppid -p $ipid 2>log &
