@@ -86,6 +86,8 @@ struct options {
 	int strsize;			/* -s */
 	unsigned decode_fds;		/* -y, -yy, --decode-fds: DF_* */
 	bool decode_fds_given;		/* --decode-fds or -e decode-fds= */
+	int hexstr;			/* -x, -xx: DEC_HEX_* */
+	int xlat_style;			/* -X: DEC_XLAT_* */
 	bool syscall_times;		/* -T */
 	int timestamps;			/* -t count */
 	bool relative;			/* -r */
@@ -286,7 +288,7 @@ void timeline_free(struct timeline *tl);
  * at a syscall's entry, whether it touches one of the paths.
  */
 void trace_path_add(struct path_set *ps, const char *path);
-void trace_path_resolve(struct path_set *ps, bool quiet);
+void trace_path_resolve(struct path_set *ps, bool quiet, int hexstr);
 bool trace_path_match(const struct path_set *ps, struct utrace_engine *e,
 		      pid_t tid, long nr, const unsigned long *args);
 

@@ -186,15 +186,13 @@ void dec_note(struct dec_ctx *c, const char *fmt, ...)
 /* A clock_t in ticks, with strace's comment in seconds when not zero. */
 void dec_clock_t(struct sbuf *b, unsigned long long v)
 {
-	static long hz;
+	long hz = sysconf(_SC_CLK_TCK);
 	unsigned long long digits = 1;
 	int width = 0;
 
 	sb_printf(b, "%llu", v);
 	if (!v)
 		return;
-	if (!hz)
-		hz = sysconf(_SC_CLK_TCK);
 	if (hz <= 0)
 		return;
 	while (digits < (unsigned long long)hz) {
@@ -250,7 +248,8 @@ void fd_path(pid_t pid, int fd, char *buf, size_t size)
 void dec_fd(struct dec_ctx *c, int fd)
 {
 	dec_printf(c, "%d", fd);
-	fd_decorate(c->out, c->sockets, c->tid, fd, c->decode_fds);
+	fd_decorate(c->out, c->sockets, c->tid, fd, c->decode_fds,
+		    c->hexstr);
 }
 
 void dec_dirfd(struct dec_ctx *c, int fd)
@@ -268,15 +267,13 @@ void dec_dirfd(struct dec_ctx *c, int fd)
 		n = readlink(link, path, sizeof(path) - 1);
 		if (n > 0) {
 			dec_puts(c, "<");
-			fd_quote_path(c->out, path, (size_t)n);
+			fd_quote_path(c->out, c->hexstr, path, (size_t)n);
 			dec_puts(c, ">");
 		}
 	} else {
 		dec_fd(c, fd);
 	}
 }
-
-int dec_hexstr = DEC_HEX_NONE;
 
 /*
  * strace's quoting: printable ASCII as is, the usual C escapes, and octal
@@ -286,13 +283,13 @@ int dec_hexstr = DEC_HEX_NONE;
  * ends it), -xx always; --strings-in-hex=non-ascii-chars writes \xNN
  * instead of octal for the bytes that are not printed as they are.
  */
-void dec_quoted(struct sbuf *b, const unsigned char *s, size_t n,
+void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 		bool stop_at_nul)
 {
-	bool hex = dec_hexstr == DEC_HEX_ALL;
+	bool hex = hexstr == DEC_HEX_ALL;
 	size_t i;
 
-	if (dec_hexstr == DEC_HEX_NON_ASCII) {
+	if (hexstr == DEC_HEX_NON_ASCII) {
 		for (i = 0; i < n; i++) {
 			unsigned char ch = s[i];
 
@@ -325,7 +322,7 @@ void dec_quoted(struct sbuf *b, const unsigned char *s, size_t n,
 		}
 		if (ch >= ' ' && ch < 0x7f) {
 			sb_putc(b, (char)ch);
-		} else if (dec_hexstr == DEC_HEX_NON_ASCII_CHARS) {
+		} else if (hexstr == DEC_HEX_NON_ASCII_CHARS) {
 			sb_printf(b, "\\x%02x", ch);
 		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7') {
 			sb_printf(b, "\\%03o", ch);
@@ -376,7 +373,7 @@ void dec_path(struct dec_ctx *c, unsigned long addr)
 		dec_ptr(c, addr);
 		return;
 	}
-	dec_quoted(c->out, (unsigned char *)buf, (size_t)n, false);
+	dec_quoted(c->out, c->hexstr, (unsigned char *)buf, (size_t)n, false);
 	if (!term)
 		dec_puts(c, "...");
 }
@@ -401,7 +398,7 @@ void dec_cstr(struct dec_ctx *c, unsigned long addr)
 	} else {
 		bool cut = (size_t)n > max;
 
-		dec_quoted(c->out, (unsigned char *)buf, cut ? max : (size_t)n,
+		dec_quoted(c->out, c->hexstr, (unsigned char *)buf, cut ? max : (size_t)n,
 			   false);
 		if (cut)
 			dec_puts(c, "...");
@@ -424,14 +421,12 @@ void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len)
 	if (n && !dec_read(c, addr, buf, n)) {
 		dec_ptr(c, addr);
 	} else {
-		dec_quoted(c->out, buf, n, false);
+		dec_quoted(c->out, c->hexstr, buf, n, false);
 		if (len > n)
 			dec_puts(c, "...");
 	}
 	free(buf);
 }
-
-int dec_xlat_style;
 
 size_t dec_sym_begin(struct dec_ctx *c)
 {
@@ -468,17 +463,18 @@ static void fmt_num(char *num, size_t size, unsigned long long v, int how)
 		snprintf(num, size, "%#llx", v);
 }
 
-void sb_sym(struct sbuf *b, const char *name, unsigned long long v, int how)
+void sb_sym(struct sbuf *b, int style, const char *name,
+	    unsigned long long v, int how)
 {
 	char num[64];
 
-	if (dec_xlat_style == DEC_XLAT_ABBREV) {
+	if (style == DEC_XLAT_ABBREV) {
 		sb_puts(b, name);
 		return;
 	}
 	fmt_num(num, sizeof(num), v, how);
 	sb_puts(b, num);
-	if (dec_xlat_style == DEC_XLAT_VERBOSE)
+	if (style == DEC_XLAT_VERBOSE)
 		sb_printf(b, " /* %s */", name);
 }
 
@@ -489,7 +485,7 @@ void dec_sym_end(struct dec_ctx *c, size_t pos, unsigned long long v,
 	char num[64], *text;
 	size_t n, nl;
 
-	if (--c->sym_depth > 0 || dec_xlat_style == DEC_XLAT_ABBREV ||
+	if (--c->sym_depth > 0 || c->xlat_style == DEC_XLAT_ABBREV ||
 	    pos > b->len)
 		return;
 	n = b->len - pos;
@@ -504,7 +500,7 @@ void dec_sym_end(struct dec_ctx *c, size_t pos, unsigned long long v,
 	 * Verbose: the names after the number, unless there were none (the
 	 * number alone) or the text is already "NUMBER /\* DEFAULT *\/".
 	 */
-	if (dec_xlat_style == DEC_XLAT_VERBOSE && !plain_number(text, n)) {
+	if (c->xlat_style == DEC_XLAT_VERBOSE && !plain_number(text, n)) {
 		if (n > nl + 4 && !strncmp(text, num, nl) &&
 		    !strncmp(text + nl, " /* ", 4))
 			dec_puts(c, text + nl);
@@ -616,7 +612,8 @@ const char *signame(int sig)
 	return buf;
 }
 
-void dec_sigmask_val(struct sbuf *b, const uint64_t *mask, int nwords)
+void dec_sigmask_val(struct sbuf *b, int style, const uint64_t *mask,
+		     int nwords)
 {
 	int nbits = nwords * 64, set = 0, i;
 	bool inv, first = true;
@@ -635,7 +632,7 @@ void dec_sigmask_val(struct sbuf *b, const uint64_t *mask, int nwords)
 			continue;
 		if (!first)
 			sb_putc(b, ' ');
-		sb_sym(b, signame(i + 1) + 3, (unsigned long long)i + 1,
+		sb_sym(b, style, signame(i + 1) + 3, (unsigned long long)i + 1,
 		       DEC_NUM_UDEC);
 		first = false;
 	}
@@ -654,7 +651,7 @@ void dec_sigset(struct dec_ctx *c, unsigned long addr, unsigned long size)
 		dec_ptr(c, addr);
 		return;
 	}
-	dec_sigmask_val(c->out, mask, (int)((size + 7) / 8));
+	dec_sigmask_val(c->out, c->xlat_style, mask, (int)((size + 7) / 8));
 }
 
 static const struct xlat si_codes[] = {
@@ -813,7 +810,7 @@ static void put_kernel_info(struct sbuf *b, const siginfo_t *si)
 }
 
 /* strace's printsiginfo(). */
-void format_siginfo(struct sbuf *b, const siginfo_t *si)
+void format_siginfo(struct sbuf *b, int style, const siginfo_t *si)
 {
 	static const struct xlat *const by_sig[] = {
 		[SIGTRAP] = trap_codes, [SIGCHLD] = cld_codes,
@@ -830,14 +827,14 @@ void format_siginfo(struct sbuf *b, const siginfo_t *si)
 		return;
 	}
 	sb_puts(b, "si_signo=");
-	sb_sym(b, signame(sig), (unsigned long long)sig, DEC_NUM_UDEC);
+	sb_sym(b, style, signame(sig), (unsigned long long)sig, DEC_NUM_UDEC);
 	sb_puts(b, ", si_code=");
 	code = xlat_name(si_codes, (unsigned long long)(long long)si->si_code);
 	if (!code && sig > 0 && sig < (int)(sizeof(by_sig) / sizeof(by_sig[0]))
 	    && by_sig[sig])
 		code = xlat_name(by_sig[sig], (unsigned long long)si->si_code);
 	if (code)
-		sb_sym(b, code, (unsigned)si->si_code, DEC_NUM_HEX);
+		sb_sym(b, style, code, (unsigned)si->si_code, DEC_NUM_HEX);
 	else
 		sb_printf(b, "%#x", (unsigned)si->si_code);
 	if (si->si_errno) {
@@ -910,7 +907,7 @@ void decode_retval(struct dec_ctx *c, struct sbuf *b, bool injected)
 		sb_printf(b, "%ld", r);
 		if (r >= 0 && r <= INT_MAX)
 			fd_decorate(b, c->sockets, c->tid, (int)r,
-				    c->decode_fds);
+				    c->decode_fds, c->hexstr);
 		break;
 	default:
 		sb_printf(b, "%ld", r);

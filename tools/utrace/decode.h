@@ -47,6 +47,8 @@ struct dec_ctx {
 	unsigned decode_fds;	/* -y, -yy: DF_* */
 	struct sock_cache *sockets;	/* -yy: socket details found so far */
 	bool no_abbrev;		/* -v: structures and arrays in full */
+	int hexstr;		/* -x, -xx: DEC_HEX_* */
+	int xlat_style;		/* -X: DEC_XLAT_* */
 	mem_read_fn mem_read;
 	void *mem_ctx;
 	struct sbuf *out;
@@ -120,9 +122,11 @@ void dec_flags_nz(struct dec_ctx *c, const struct xlat *x,
 void dec_clock_t(struct sbuf *b, unsigned long long v);
 void dec_time_comment(struct dec_ctx *c, long long sec, long nsec);
 void dec_sigset(struct dec_ctx *c, unsigned long addr, unsigned long size);
-void dec_sigmask_val(struct sbuf *b, const uint64_t *mask, int nwords);
+void dec_sigmask_val(struct sbuf *b, int xlat_style, const uint64_t *mask,
+		     int nwords);
 void dec_mode(struct dec_ctx *c, unsigned mode);
-void dec_quoted(struct sbuf *b, const unsigned char *s, size_t n,
+/* A quoted string, with hexstr (DEC_HEX_*) as -x asks. */
+void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 		bool stop_at_nul);
 /* -x, -xx, --strings-in-hex: how dec_quoted() writes strings. */
 enum {
@@ -131,14 +135,12 @@ enum {
 	DEC_HEX_NON_ASCII,		/* -x */
 	DEC_HEX_ALL,			/* -xx */
 };
-extern int dec_hexstr;
 /*
  * -X: how named constants and flags print.  ABBREV: the names (O_RDONLY|
  * O_CLOEXEC); RAW: the number only (0x80000); VERBOSE: the number, then the
  * names in a comment (0x80000 /\* O_RDONLY|O_CLOEXEC *\/).
  */
 enum { DEC_XLAT_ABBREV, DEC_XLAT_RAW, DEC_XLAT_VERBOSE };
-extern int dec_xlat_style;
 /*
  * Around the code that prints a constant's names: dec_sym_begin() returns
  * where they start; dec_sym_end() rewrites them as -X asks, with the number
@@ -150,11 +152,15 @@ enum { DEC_NUM_HEX, DEC_NUM_DEC, DEC_NUM_UDEC, DEC_NUM_OCT };
 size_t dec_sym_begin(struct dec_ctx *c);
 void dec_sym_end(struct dec_ctx *c, size_t pos, unsigned long long v,
 		 int how);
-/* The same for text built in a plain buffer: name (never NULL) or v. */
-void sb_sym(struct sbuf *b, const char *name, unsigned long long v, int how);
+/*
+ * The same for text built in a plain buffer, in style (DEC_XLAT_*): name
+ * (never NULL) or v.
+ */
+void sb_sym(struct sbuf *b, int style, const char *name,
+	    unsigned long long v, int how);
 const char *signame(int sig);
 const char *xlat_name(const struct xlat *x, unsigned long long v);
-void format_siginfo(struct sbuf *b, const siginfo_t *si);
+void format_siginfo(struct sbuf *b, int xlat_style, const siginfo_t *si);
 void fd_path(pid_t pid, int fd, char *buf, size_t size);
 /* --decode-fds=SET (-y: path, -yy: all): what follows a descriptor. */
 enum {
@@ -174,9 +180,9 @@ struct sock_cache *sock_cache_new(void);
 struct sock_cache *sock_cache_get(struct sock_cache *c);
 void sock_cache_put(struct sock_cache *c);
 void fd_decorate(struct sbuf *out, struct sock_cache *cache, pid_t tid,
-		 int fd, unsigned set);
+		 int fd, unsigned set, int hexstr);
 /* A path as strace prints it between < and >. */
-void fd_quote_path(struct sbuf *b, const char *path, size_t n);
+void fd_quote_path(struct sbuf *b, int hexstr, const char *path, size_t n);
 
 /*
  * Per-syscall decoders (decode_<family>.c).  Each is called at entry and,

@@ -310,10 +310,10 @@ bool d_statx(struct dec_ctx *c)
 			size_t pos = dec_sym_begin(c);
 
 			/* strace -X raw prints "|0x900" here: nothing for 0. */
-			if (dec_xlat_style != DEC_XLAT_RAW || !A(2))
+			if (c->xlat_style != DEC_XLAT_RAW || !A(2))
 				dec_puts(c, "AT_STATX_SYNC_AS_STAT");
 			dec_sym_end(c, pos, AT_STATX_SYNC_AS_STAT, DEC_NUM_HEX);
-			if (dec_xlat_style == DEC_XLAT_RAW && A(2))
+			if (c->xlat_style == DEC_XLAT_RAW && A(2))
 				c->out->len = pos;
 			if (A(2))
 				dec_puts(c, "|");
@@ -413,7 +413,7 @@ static void put_name(struct dec_ctx *c, const unsigned char *p, long n)
 	if (n < 0)
 		n = 0;
 	nul = memchr(p, '\0', (size_t)n + 1);
-	dec_quoted(c->out, p, nul ? (size_t)(nul - p) : (size_t)n, false);
+	dec_quoted(c->out, c->hexstr, p, nul ? (size_t)(nul - p) : (size_t)n, false);
 	if (!nul)
 		dec_puts(c, "...");
 }
@@ -496,7 +496,7 @@ static void put_dents(struct dec_ctx *c, const unsigned char *buf, long len,
 	if (len - off > 0 && len - off < head) {
 		if (!count)
 			dec_puts(c, "[");
-		dec_quoted(c->out, buf + off, (size_t)(len - off), false);
+		dec_quoted(c->out, c->hexstr, buf + off, (size_t)(len - off), false);
 		count++;
 	} else if (!len) {
 		dec_puts(c, "[");

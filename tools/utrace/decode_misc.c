@@ -31,25 +31,25 @@ bool d_uname(struct dec_ctx *c)
 		return true;
 	}
 	dec_puts(c, "{sysname=");
-	dec_quoted(c->out, (unsigned char *)u.sysname, sizeof(u.sysname), true);
+	dec_quoted(c->out, c->hexstr, (unsigned char *)u.sysname, sizeof(u.sysname), true);
 	dec_puts(c, ", nodename=");
-	dec_quoted(c->out, (unsigned char *)u.nodename, sizeof(u.nodename),
+	dec_quoted(c->out, c->hexstr, (unsigned char *)u.nodename, sizeof(u.nodename),
 		   true);
 	if (!c->no_abbrev) {
 		dec_puts(c, ", ...}");
 		return true;
 	}
 	dec_puts(c, ", release=");
-	dec_quoted(c->out, (unsigned char *)u.release, sizeof(u.release),
+	dec_quoted(c->out, c->hexstr, (unsigned char *)u.release, sizeof(u.release),
 		   true);
 	dec_puts(c, ", version=");
-	dec_quoted(c->out, (unsigned char *)u.version, sizeof(u.version),
+	dec_quoted(c->out, c->hexstr, (unsigned char *)u.version, sizeof(u.version),
 		   true);
 	dec_puts(c, ", machine=");
-	dec_quoted(c->out, (unsigned char *)u.machine, sizeof(u.machine),
+	dec_quoted(c->out, c->hexstr, (unsigned char *)u.machine, sizeof(u.machine),
 		   true);
 	dec_puts(c, ", domainname=");
-	dec_quoted(c->out, (unsigned char *)u.domainname,
+	dec_quoted(c->out, c->hexstr, (unsigned char *)u.domainname,
 		   sizeof(u.domainname), true);
 	dec_puts(c, "}");
 	return true;

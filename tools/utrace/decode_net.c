@@ -58,11 +58,11 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 		dec_puts(c, ", sun_path=");
 		if (!u.un.sun_path[0] && n > 0) {
 			dec_puts(c, "@");
-			dec_quoted(c->out,
+			dec_quoted(c->out, c->hexstr,
 				   (unsigned char *)u.un.sun_path + 1, n - 1,
 				   false);
 		} else {
-			dec_quoted(c->out, (unsigned char *)u.un.sun_path, n,
+			dec_quoted(c->out, c->hexstr, (unsigned char *)u.un.sun_path, n,
 				   true);
 		}
 		break;

@@ -303,7 +303,7 @@ bool d_waitid(struct dec_ctx *c)
 	if (!A(2))
 		dec_puts(c, "NULL");
 	else if (!failed(c) && dec_read(c, A(2), &si, sizeof(si)))
-		format_siginfo(c->out, &si);
+		format_siginfo(c->out, c->xlat_style, &si);
 	else
 		dec_ptr(c, A(2));
 	SEP();
@@ -650,7 +650,7 @@ bool d_prctl(struct dec_ctx *c)
 				if (dec_read(c, A(1), name, sizeof(name))) {
 					/* -s cuts it, with "..." */
 					len = strnlen(name, sizeof(name));
-					dec_quoted(c->out,
+					dec_quoted(c->out, c->hexstr,
 						   (unsigned char *)name,
 						   len > max ? max : len,
 						   false);
@@ -771,7 +771,7 @@ bool d_prctl(struct dec_ctx *c)
 			return true;
 		}
 		len = strnlen(name, (size_t)got);
-		dec_quoted(c->out, (unsigned char *)name,
+		dec_quoted(c->out, c->hexstr, (unsigned char *)name,
 			   len > max ? max : len, false);
 		/*
 		 * strace 6.1 reads 15 bytes and then looks at a 16th it did

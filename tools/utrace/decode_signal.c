@@ -39,7 +39,7 @@ static void put_sigaction(struct dec_ctx *c, unsigned long addr)
 	} else
 		dec_printf(c, "%#lx", sa.handler);
 	dec_puts(c, ", sa_mask=");
-	dec_sigmask_val(c->out, &sa.mask, 1);
+	dec_sigmask_val(c->out, c->xlat_style, &sa.mask, 1);
 	dec_puts(c, ", sa_flags=");
 	dec_flags(c, xlat_sa_flags, sa.flags, NULL);
 	if (sa.flags & 0x04000000)
@@ -88,7 +88,7 @@ bool d_rt_sigreturn(struct dec_ctx *c)
 		return true;
 	if (dec_read(c, c->saved + 296, &mask, sizeof(mask))) {
 		dec_puts(c, "{mask=");
-		dec_sigmask_val(c->out, &mask, 1);
+		dec_sigmask_val(c->out, c->xlat_style, &mask, 1);
 		dec_puts(c, "}");
 	}
 	return false;
@@ -124,7 +124,7 @@ bool d_rt_sigtimedwait(struct dec_ctx *c)
 		siginfo_t si;
 
 		if (dec_read(c, A(1), &si, sizeof(si)))
-			format_siginfo(c->out, &si);
+			format_siginfo(c->out, c->xlat_style, &si);
 		else
 			dec_ptr(c, A(1));
 	} else {
@@ -146,7 +146,7 @@ static void put_siginfo_at(struct dec_ctx *c, unsigned long addr)
 	if (!addr)
 		dec_puts(c, "NULL");
 	else if (dec_read(c, addr, &si, sizeof(si)))
-		format_siginfo(c->out, &si);
+		format_siginfo(c->out, c->xlat_style, &si);
 	else
 		dec_ptr(c, addr);
 }

@@ -875,7 +875,7 @@ static int parse_intr(const char *s)
 	die("invalid -I argument: '%s'", s);
 }
 
-/* -x, -xx, --strings-in-hex[=WHICH]: dec_hexstr, for decode.c's quoting. */
+/* -x, -xx, --strings-in-hex[=WHICH]: opt.hexstr, for decode.c's quoting. */
 #define OPT_STRINGS_IN_HEX 0x7800
 
 static void parse_hexstr(int c, const char *arg)
@@ -887,18 +887,18 @@ static void parse_hexstr(int c, const char *arg)
 		die_plain("-x and --strings-in-hex cannot be provided "
 			  "simultaneously");
 	if (c == 'x') {
-		dec_hexstr = ++xs > 1 ? DEC_HEX_ALL : DEC_HEX_NON_ASCII;
+		opt.hexstr = ++xs > 1 ? DEC_HEX_ALL : DEC_HEX_NON_ASCII;
 		return;
 	}
 	long_seen = true;
 	if (!arg || !strcmp(arg, "all"))
-		dec_hexstr = DEC_HEX_ALL;
+		opt.hexstr = DEC_HEX_ALL;
 	else if (!strcmp(arg, "non-ascii"))
-		dec_hexstr = DEC_HEX_NON_ASCII;
+		opt.hexstr = DEC_HEX_NON_ASCII;
 	else if (!strcmp(arg, "non-ascii-chars"))
-		dec_hexstr = DEC_HEX_NON_ASCII_CHARS;
+		opt.hexstr = DEC_HEX_NON_ASCII_CHARS;
 	else if (!strcmp(arg, "none"))
-		dec_hexstr = DEC_HEX_NONE;
+		opt.hexstr = DEC_HEX_NONE;
 	else
 		die("invalid --strings-in-hex argument: '%s'", arg);
 }
@@ -1075,11 +1075,11 @@ int parse_options(int argc, char **argv)
 			break;
 		case 'X':
 			if (!strcmp(optarg, "raw"))
-				dec_xlat_style = DEC_XLAT_RAW;
+				opt.xlat_style = DEC_XLAT_RAW;
 			else if (!strcmp(optarg, "abbrev"))
-				dec_xlat_style = DEC_XLAT_ABBREV;
+				opt.xlat_style = DEC_XLAT_ABBREV;
 			else if (!strcmp(optarg, "verbose"))
-				dec_xlat_style = DEC_XLAT_VERBOSE;
+				opt.xlat_style = DEC_XLAT_VERBOSE;
 			else
 				die("invalid -X argument: '%s'", optarg);
 			break;
@@ -1132,7 +1132,7 @@ int parse_options(int argc, char **argv)
 		opt.decode_fds = yflag == 1 ? DF_PATH : DF_ALL;
 	}
 	/* As strace: only -e quiet=path-resolution silences this, not -qqq. */
-	trace_path_resolve(&opt.trace_paths, opt.quiet & Q_PATH);
+	trace_path_resolve(&opt.trace_paths, opt.quiet & Q_PATH, opt.hexstr);
 	if (qflag && quiet_set)
 		die_plain("-q and -e quiet/--quiet cannot be provided "
 			  "simultaneously");

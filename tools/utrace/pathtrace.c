@@ -58,7 +58,7 @@ void trace_path_add(struct path_set *ps, const char *path)
 	ps->given++;
 }
 
-void trace_path_resolve(struct path_set *ps, bool quiet)
+void trace_path_resolve(struct path_set *ps, bool quiet, int hexstr)
 {
 	int i, given = ps->n;
 
@@ -72,10 +72,10 @@ void trace_path_resolve(struct path_set *ps, bool quiet)
 				struct sbuf b = { 0 };
 
 				sb_puts(&b, "utrace: Requested path ");
-				dec_quoted(&b, (unsigned char *)path,
+				dec_quoted(&b, hexstr, (unsigned char *)path,
 					   strlen(path), true);
 				sb_puts(&b, " resolved into ");
-				dec_quoted(&b, (unsigned char *)r, strlen(r),
+				dec_quoted(&b, hexstr, (unsigned char *)r, strlen(r),
 					   true);
 				sb_putc(&b, '\n');
 				fwrite(b.p, 1, b.len, stderr);

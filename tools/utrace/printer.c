@@ -545,6 +545,8 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
 	t->dc.strsize = opt.strsize;
 	t->dc.decode_fds = opt.decode_fds;
+	t->dc.hexstr = opt.hexstr;
+	t->dc.xlat_style = opt.xlat_style;
 	t->dc.sockets = t->sockets;
 	t->dc.no_abbrev = sc.nr >= 0 && sc.nr < NR_MAX && !opt.abbrev[sc.nr];
 	t->dc.mem_read = mem;
@@ -679,6 +681,8 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		t->dc.tid = t->tid;
 		t->dc.nr = sc.nr;
 		t->dc.decode_fds = opt.decode_fds;
+	t->dc.hexstr = opt.hexstr;
+	t->dc.xlat_style = opt.xlat_style;
 		t->dc.sockets = t->sockets;
 		t->dc.out = &t->line;
 		t->entry_len = 0;
@@ -858,7 +862,7 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 		{
 			struct sbuf si = { 0 };
 
-			format_siginfo(&si, info);
+			format_siginfo(&si, opt.xlat_style, info);
 			sb_json_str(&b, si.p, si.len);
 			sb_free(&si);
 		}
@@ -866,7 +870,7 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 		return;
 	}
 	sb_printf(&b, "--- %s ", signame(info->si_signo));
-	format_siginfo(&b, info);
+	format_siginfo(&b, opt.xlat_style, info);
 	sb_puts(&b, " ---");
 	event_line(t, b.p);
 	sb_free(&b);

@@ -53,6 +53,7 @@ struct diag_query {
 	unsigned long inode;
 	const char *name;	/* strace's protocol name */
 	struct sbuf *out;	/* details appended here when found */
+	int hexstr;		/* -x: how a path is quoted */
 };
 
 /* > 0: found (details written), 0: not this one, < 0: give up. */
@@ -215,10 +216,10 @@ static int unix_parse(const void *data, int len, struct diag_query *q)
 		sb_putc(q->out, ',');
 		if (!path[0]) {		/* abstract */
 			sb_putc(q->out, '@');
-			dec_quoted(q->out, (const unsigned char *)path + 1,
+			dec_quoted(q->out, q->hexstr, (const unsigned char *)path + 1,
 				   path_len - 1, true);
 		} else {
-			dec_quoted(q->out, (const unsigned char *)path,
+			dec_quoted(q->out, q->hexstr, (const unsigned char *)path,
 				   path_len, true);
 		}
 	}
@@ -427,9 +428,9 @@ static void cache_store(struct sock_cache *c, unsigned long inode,
 
 /* Details of the socket with this inode, appended to out; false if none. */
 static bool sock_lookup(const struct sock_proto *p, unsigned long inode,
-			struct sbuf *out)
+			struct sbuf *out, int hexstr)
 {
-	struct diag_query q = { .inode = inode, .out = out };
+	struct diag_query q = { .inode = inode, .out = out, .hexstr = hexstr };
 	bool found = false;
 	size_t i;
 	int fd;
@@ -452,7 +453,7 @@ static bool sock_lookup(const struct sock_proto *p, unsigned long inode,
 }
 
 static bool fd_socket(struct sock_cache *cache, pid_t tid, int fd,
-		      const char *path, struct sbuf *out)
+		      const char *path, struct sbuf *out, int hexstr)
 {
 	unsigned long inode = socket_inode(path);
 	const struct sock_proto *p;
@@ -469,7 +470,7 @@ static bool fd_socket(struct sock_cache *cache, pid_t tid, int fd,
 	p = fd_proto(tid, fd);
 	sb_putc(out, '<');
 	start = out->len;
-	if (sock_lookup(p, inode, out)) {
+	if (sock_lookup(p, inode, out, hexstr)) {
 		cache_store(cache, inode, out->p + start, out->len - start);
 	} else {
 		out->len = start;	/* drop a partial answer */
@@ -482,7 +483,7 @@ static bool fd_socket(struct sock_cache *cache, pid_t tid, int fd,
 	return true;
 }
 
-static bool fd_dev(const char *path, struct sbuf *out)
+static bool fd_dev(const char *path, struct sbuf *out, int hexstr)
 {
 	struct stat st;
 
@@ -491,7 +492,7 @@ static bool fd_dev(const char *path, struct sbuf *out)
 	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
 		return false;
 	sb_putc(out, '<');
-	fd_quote_path(out, path, strlen(path));
+	fd_quote_path(out, hexstr, path, strlen(path));
 	sb_printf(out, "<%s %u:%u>>", S_ISBLK(st.st_mode) ? "block" : "char",
 		  major(st.st_rdev), minor(st.st_rdev));
 	return true;
@@ -527,13 +528,13 @@ static bool fd_pidfd(pid_t tid, int fd, const char *path, struct sbuf *out)
  * QUOTE_OMIT_LEADING_TRAILING_QUOTES and "<>" to escape: the escapes of
  * a quoted string (and -x, -xx), '<' and '>' in octal.
  */
-void fd_quote_path(struct sbuf *b, const char *path, size_t n)
+void fd_quote_path(struct sbuf *b, int hexstr, const char *path, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)path;
-	bool hex = dec_hexstr == DEC_HEX_ALL;
+	bool hex = hexstr == DEC_HEX_ALL;
 	size_t i;
 
-	if (dec_hexstr == DEC_HEX_NON_ASCII)
+	if (hexstr == DEC_HEX_NON_ASCII)
 		for (i = 0; i < n && !hex; i++)
 			hex = s[i] > 0x7e || (s[i] < ' ' && (s[i] < 9 ||
 							     s[i] > 13));
@@ -555,7 +556,7 @@ void fd_quote_path(struct sbuf *b, const char *path, size_t n)
 		}
 		if (ch >= ' ' && ch < 0x7f && ch != '<' && ch != '>')
 			sb_putc(b, (char)ch);
-		else if (dec_hexstr == DEC_HEX_NON_ASCII_CHARS)
+		else if (hexstr == DEC_HEX_NON_ASCII_CHARS)
 			sb_printf(b, "\\x%02x", ch);
 		else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7')
 			sb_printf(b, "\\%03o", ch);
@@ -593,7 +594,7 @@ static void fd_path_deleted(pid_t tid, int fd, char *buf, size_t size,
 }
 
 void fd_decorate(struct sbuf *out, struct sock_cache *cache, pid_t tid,
-		 int fd, unsigned set)
+		 int fd, unsigned set, int hexstr)
 {
 	char path[PATH_MAX];
 	bool deleted;
@@ -603,15 +604,15 @@ void fd_decorate(struct sbuf *out, struct sock_cache *cache, pid_t tid,
 	fd_path_deleted(tid, fd, path, sizeof(path), &deleted);
 	if (!path[0])
 		return;
-	if ((set & DF_SOCKET) && fd_socket(cache, tid, fd, path, out))
+	if ((set & DF_SOCKET) && fd_socket(cache, tid, fd, path, out, hexstr))
 		return;
-	if ((set & DF_DEV) && fd_dev(path, out))
+	if ((set & DF_DEV) && fd_dev(path, out, hexstr))
 		return;
 	if ((set & DF_PIDFD) && fd_pidfd(tid, fd, path, out))
 		return;
 	if (set & DF_PATH) {
 		sb_putc(out, '<');
-		fd_quote_path(out, path, strlen(path));
+		fd_quote_path(out, hexstr, path, strlen(path));
 		sb_puts(out, deleted ? ">(deleted)" : ">");
 	}
 }
