@@ -1043,11 +1043,21 @@ static uint32_t tracer_entry(struct pe_thread *p, uint32_t action)
 	struct utrace_syscall sc;
 	long nr, ret;
 
-	if (utrace_syscall_get(p->e, &sc) || sc.arch != AUDIT_ARCH_X86_64 ||
-	    utrace_regs_get(p->e, &rg))
+	if (utrace_syscall_get(p->e, &sc) || sc.arch != AUDIT_ARCH_X86_64)
 		return run_vote(p, action);
-	nr = (long)rg.orig_rax;
+	nr = sc.nr;
 	p->wait_nr = 0;
+	if (nr != SYS_ptrace && nr != SYS_wait4 && nr != SYS_waitid)
+		return run_vote(p, action);
+	/* The call's registers as the syscall view has them (no GETREGS). */
+	memset(&rg, 0, sizeof(rg));
+	rg.orig_rax = (unsigned long)sc.nr;
+	rg.rdi = sc.args[0];
+	rg.rsi = sc.args[1];
+	rg.rdx = sc.args[2];
+	rg.r10 = sc.args[3];
+	rg.r8 = sc.args[4];
+	rg.r9 = sc.args[5];
 	if (nr == SYS_ptrace) {
 		struct preq r = { p, (long)rg.rdi, (pid_t)rg.rsi, rg.rdx,
 				  rg.r10 };

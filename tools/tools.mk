@@ -25,3 +25,10 @@ $(O)/test/unit/syscalls: test/unit/syscalls.c test/harness.h \
 	$(CC) $(CPPFLAGS) -Itest -Itools/utrace \
 		-DDECODERS_H='"$(CURDIR)/tools/utrace/decoders.h"' \
 		$(ALLCFLAGS) -rdynamic -o $@ $< $(UTRACE_TABLE_OBJS) $(LDLIBS) -ldl
+
+# The string buffer's formatter against snprintf(3).
+$(O)/test/unit/sbuf: test/unit/sbuf.c test/harness.h tools/utrace/sbuf.h \
+		$(O)/tools/utrace/sbuf.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(ALLCFLAGS) -o $@ $< \
+		$(O)/tools/utrace/sbuf.o $(LDLIBS)

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,19 +57,272 @@ void sb_puts(struct sbuf *b, const char *s)
 	sb_putn(b, s, strlen(s));
 }
 
-void sb_vprintf(struct sbuf *b, const char *fmt, va_list ap)
+/* printf through the C library, in one pass when the text fits. */
+static void sb_vprintf_libc(struct sbuf *b, const char *fmt, va_list ap)
 {
+	size_t avail = b->cap > b->len ? b->cap - b->len : 0;
 	va_list ap2;
 	int n;
 
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
+	n = vsnprintf(avail ? b->p + b->len : NULL, avail, fmt, ap2);
 	va_end(ap2);
-	if (n < 0)
+	if (n < 0) {
+		if (b->p)
+			b->p[b->len] = '\0';
 		return;
-	sb_grow(b, (size_t)n);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= avail) {
+		sb_grow(b, (size_t)n);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
+}
+
+static void sb_pad(struct sbuf *b, char c, size_t n)
+{
+	sb_grow(b, n);
+	memset(b->p + b->len, c, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+/* One conversion's pieces, laid out as printf(3) does. */
+static void sb_field(struct sbuf *b, const char *pre, size_t npre,
+		     size_t zeros, const char *body, size_t nbody,
+		     size_t width, bool left, bool zero_pad)
+{
+	size_t len = npre + zeros + nbody;
+	size_t fill = width > len ? width - len : 0;
+
+	if (fill && !left && !zero_pad)
+		sb_pad(b, ' ', fill);
+	sb_putn(b, pre, npre);
+	if (fill && !left && zero_pad)
+		sb_pad(b, '0', fill);
+	sb_pad(b, '0', zeros);
+	sb_putn(b, body, nbody);
+	if (fill && left)
+		sb_pad(b, ' ', fill);
+}
+
+/*
+ * The conversions the decoders use (d i u x X o c s p %, with flags,
+ * width, precision and the integer length modifiers), formatted here:
+ * vsnprintf's set-up per call costs more than most fields it prints.
+ * Returns false, having consumed @ap in part, at anything else (floating
+ * point, %n, wide characters, a NULL %s, ...): the caller starts over with
+ * the C library.
+ */
+static bool sb_format(struct sbuf *b, const char *fmt, va_list ap)
+{
+	const char *f = fmt, *pct;
+
+	while ((pct = strchr(f, '%'))) {
+		bool left = false, zero = false, alt = false, plus = false;
+		bool space = false, has_prec = false, neg = false;
+		int len = 0;		/* -2 hh, -1 h, 0, 1 l, 2 ll, 3 z/j/t */
+		size_t width = 0, prec = 0, ndig, zeros;
+		unsigned long long v;
+		char digits[32], *d = digits + sizeof(digits), pre[3];
+		size_t npre = 0;
+		unsigned base;
+		char conv;
+
+		sb_putn(b, f, (size_t)(pct - f));
+		f = pct + 1;
+		if (*f == '%') {
+			sb_putc(b, '%');
+			f++;
+			continue;
+		}
+		for (;; f++) {
+			if (*f == '-')
+				left = true;
+			else if (*f == '0')
+				zero = true;
+			else if (*f == '#')
+				alt = true;
+			else if (*f == '+')
+				plus = true;
+			else if (*f == ' ')
+				space = true;
+			else
+				break;
+		}
+		if (*f == '*') {
+			int w = va_arg(ap, int);
+
+			if (w < 0) {
+				left = true;
+				w = -w;
+			}
+			width = (size_t)w;
+			f++;
+		} else {
+			while (*f >= '0' && *f <= '9')
+				width = width * 10 + (size_t)(*f++ - '0');
+		}
+		if (*f == '.') {
+			f++;
+			has_prec = true;
+			if (*f == '*') {
+				int p = va_arg(ap, int);
+
+				f++;
+				if (p < 0)
+					has_prec = false;
+				else
+					prec = (size_t)p;
+			} else {
+				while (*f >= '0' && *f <= '9')
+					prec = prec * 10 + (size_t)(*f++ - '0');
+			}
+		}
+		if (width > 4096 || prec > 4096)
+			return false;
+		if (*f == 'h') {
+			len = -1;
+			if (*++f == 'h') {
+				len = -2;
+				f++;
+			}
+		} else if (*f == 'l') {
+			len = 1;
+			if (*++f == 'l') {
+				len = 2;
+				f++;
+			}
+		} else if (*f == 'z' || *f == 'j' || *f == 't') {
+			len = 3;	/* all 64-bit here */
+			f++;
+		}
+		conv = *f++;
+		switch (conv) {
+		case 'c': {
+			char c;
+
+			if (len || has_prec || zero)
+				return false;
+			c = (char)va_arg(ap, int);
+			sb_field(b, "", 0, 0, &c, 1, width, left, false);
+			continue;
+		}
+		case 's': {
+			const char *s;
+
+			if (len || zero)
+				return false;
+			s = va_arg(ap, const char *);
+			if (!s)
+				return false;
+			sb_field(b, "", 0, 0, s,
+				 has_prec ? strnlen(s, prec) : strlen(s),
+				 width, left, false);
+			continue;
+		}
+		case 'p': {
+			void *p;
+
+			if (len || left || zero || alt || plus || space ||
+			    width || has_prec)
+				return false;
+			p = va_arg(ap, void *);
+			if (!p) {
+				sb_puts(b, "(nil)");
+				continue;
+			}
+			v = (uintptr_t)p;
+			conv = 'x';
+			alt = true;
+			base = 16;
+			break;
+		}
+		case 'd':
+		case 'i': {
+			long long s;
+
+			if (len >= 2)
+				s = len == 2 ? va_arg(ap, long long) :
+					       (long long)va_arg(ap, long);
+			else if (len == 1)
+				s = va_arg(ap, long);
+			else
+				s = va_arg(ap, int);
+			if (len == -1)
+				s = (short)s;
+			else if (len == -2)
+				s = (signed char)s;
+			neg = s < 0;
+			v = neg ? 0ULL - (unsigned long long)s :
+				  (unsigned long long)s;
+			base = 10;
+			break;
+		}
+		case 'u':
+		case 'x':
+		case 'X':
+		case 'o':
+			if (len >= 2)
+				v = len == 2 ? va_arg(ap, unsigned long long) :
+					       va_arg(ap, unsigned long);
+			else if (len == 1)
+				v = va_arg(ap, unsigned long);
+			else
+				v = va_arg(ap, unsigned int);
+			if (len == -1)
+				v = (unsigned short)v;
+			else if (len == -2)
+				v = (unsigned char)v;
+			base = conv == 'u' ? 10 : conv == 'o' ? 8 : 16;
+			break;
+		default:
+			return false;
+		}
+		/* An integer: sign or prefix, zeros, digits. */
+		for (unsigned long long x = v; x; x /= base)
+			*--d = (conv == 'X' ? "0123456789ABCDEF" :
+					      "0123456789abcdef")[x % base];
+		ndig = (size_t)(digits + sizeof(digits) - d);
+		if (!v && !(has_prec && !prec)) {
+			*--d = '0';
+			ndig = 1;
+		}
+		zeros = has_prec && prec > ndig ? prec - ndig : 0;
+		if (conv == 'd' || conv == 'i') {
+			if (neg)
+				pre[npre++] = '-';
+			else if (plus)
+				pre[npre++] = '+';
+			else if (space)
+				pre[npre++] = ' ';
+		} else if (alt && conv == 'o') {
+			if (!zeros && (!ndig || *d != '0'))
+				zeros = 1;
+		} else if (alt && v && (conv == 'x' || conv == 'X')) {
+			pre[npre++] = '0';
+			pre[npre++] = conv;
+		}
+		sb_field(b, pre, npre, zeros, d, ndig, width, left,
+			 zero && !left && !has_prec);
+	}
+	sb_puts(b, f);
+	return true;
+}
+
+void sb_vprintf(struct sbuf *b, const char *fmt, va_list ap)
+{
+	size_t start = b->len;
+	va_list ap2;
+
+	va_copy(ap2, ap);
+	if (!sb_format(b, fmt, ap2)) {
+		b->len = start;
+		if (b->p)
+			b->p[start] = '\0';
+		sb_vprintf_libc(b, fmt, ap);
+	}
+	va_end(ap2);
 }
 
 void sb_printf(struct sbuf *b, const char *fmt, ...)
