@@ -1286,6 +1286,19 @@ static uint32_t pe_signal(uint32_t action, struct utrace_engine *e,
 		}
 		if (p->stopped)
 			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+		if (sa == UTRACE_SIGNAL_HANDLER && p->mode == PM_STEP) {
+			/*
+			 * A signal delivered while stepping: the kernel traps
+			 * once the handler frame is set up, before its first
+			 * instruction (ptrace_notify(SIGTRAP): si_code SIGTRAP).
+			 */
+			siginfo_t si;
+
+			trap_info(&si, p->tid, SIGTRAP);
+			stop_signal(&s, &si);
+			publish(p, &s);
+			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+		}
 		if (p->want_attach_stop) {
 			siginfo_t si;
 
