@@ -118,9 +118,12 @@ struct pe_thread {
 	bool inject;			/* deliver inj at the next report */
 	siginfo_t inj;
 	bool real_child;		/* its death is the real parent's */
+	bool leader_wait;		/* a leader dead before its group */
+	bool replaced;			/* a leader whose tid an exec took */
 	bool parent_is_tracer;		/* its real parent is its inner tracer */
 	int stop_sig;			/* last stop signal delivered */
 	bool all_syscalls;		/* our syscall set is "all" */
+	bool exit_watch;		/* ...until this syscall's exit */
 	/* as an inner tracer */
 	enum pe_sys sys;
 	bool fix_echild;		/* WNOHANG passed on, tracees of ours */
@@ -181,7 +184,7 @@ static void pe_unlink(struct pe_thread *p)
 /* A dead thread is forgotten once nothing is owed to its inner tracer. */
 static void pe_maybe_free(struct pe_thread *p)
 {
-	if (p->e || (p->tracer && p->waitable))
+	if (p->e || (p->tracer && (p->waitable || p->leader_wait)))
 		return;
 	for (struct pe_thread *q = p->pe->threads; q; q = q->next)
 		if (q->tracer == p)
@@ -243,8 +246,9 @@ static struct uthread *stopped_th(struct pe_thread *p)
 
 static void set_syscalls(struct pe_thread *p)
 {
-	bool all = p->tracer && (p->mode == PM_SYSCALL ||
-				 (p->opts & PTRACE_O_TRACEVFORKDONE));
+	bool all = p->exit_watch ||
+		   (p->tracer && (p->mode == PM_SYSCALL ||
+				  (p->opts & PTRACE_O_TRACEVFORKDONE)));
 
 	if (!p->e || all == p->all_syscalls)
 		return;
@@ -369,6 +373,23 @@ static void stop_initial(struct pe_stop *s, struct pe_thread *q)
 static void snapshot(struct pe_stop *s, struct pe_thread *q)
 {
 	s->regs_valid = q->e && utrace_regs_get(q->e, &s->regs) == 0;
+}
+
+/*
+ * An event stop in the middle of a syscall (exec, clone): the library
+ * holds the thread at the syscall's exit, whose pass comes to us only if
+ * we watch that syscall; watched, pe_exit queues the exit stop that
+ * PTRACE_SYSCALL from the event stop gives.
+ */
+static void exit_after_event(struct pe_thread *q)
+{
+	struct uthread *th = q->e ? q->e->th : NULL;
+
+	if (!th || q->all_syscalls || (th->stop != STOP_EXEC &&
+					th->stop != STOP_CLONE))
+		return;
+	q->exit_watch = true;
+	set_syscalls(q);
 }
 
 /* Make @s the tracee's current inner stop and tell its tracer. */
@@ -651,7 +672,12 @@ static long do_syscall_info(struct preq *r, struct pe_thread *q)
 	in.instruction_pointer = regs.rip;
 	in.stack_pointer = regs.rsp;
 	size = offsetof(struct ptrace_syscall_info, entry);
-	if (q->cur.kind == PK_SYSCALL_ENTRY) {
+	/*
+	 * As the kernel, by the stop's si_code: a syscall stop without
+	 * PTRACE_O_TRACESYSGOOD gives PTRACE_SYSCALL_INFO_NONE.
+	 */
+	if (q->cur.kind == PK_SYSCALL_ENTRY &&
+	    q->cur.si.si_code == (SIGTRAP | 0x80)) {
 		in.op = PTRACE_SYSCALL_INFO_ENTRY;
 		in.entry.nr = regs.orig_rax;
 		in.entry.args[0] = regs.rdi;
@@ -674,7 +700,8 @@ static long do_syscall_info(struct preq *r, struct pe_thread *q)
 		in.seccomp.ret_data = (uint32_t)q->cur.msg;
 		size = offsetof(struct ptrace_syscall_info, seccomp.ret_data) +
 		       sizeof(in.seccomp.ret_data);
-	} else if (q->cur.kind == PK_SYSCALL_EXIT) {
+	} else if (q->cur.kind == PK_SYSCALL_EXIT &&
+		   q->cur.si.si_code == (SIGTRAP | 0x80)) {
 		in.op = PTRACE_SYSCALL_INFO_EXIT;
 		in.exit.rval = (long)regs.rax;
 		in.exit.is_error = regs.rax >= (unsigned long)-4095;
@@ -1206,6 +1233,10 @@ static uint32_t pe_exit(uint32_t action, struct utrace_engine *e)
 	}
 	p->sys = PS_NONE;
 	p->wait_nr = 0;
+	if (p->exit_watch) {
+		p->exit_watch = false;
+		set_syscalls(p);
+	}
 	if (p->tracer && (p->opts & PTRACE_O_TRACEVFORKDONE) &&
 	    utrace_syscall_get(e, &sc) == 0 && sc.ret > 0 && vfork_call(p, &sc)) {
 		/* The child released the parent's memory: VFORK_DONE. */
@@ -1217,7 +1248,9 @@ static uint32_t pe_exit(uint32_t action, struct utrace_engine *e)
 		if (p->mode != PM_SYSCALL)
 			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 	}
-	if (p->tracer && p->mode == PM_SYSCALL) {
+	if (p->tracer && (p->mode == PM_SYSCALL || p->stopped)) {
+		/* In a stop (an event of this syscall): due if it resumes
+		 * with PTRACE_SYSCALL (resume drops it otherwise). */
 		struct pe_stop s;
 
 		stop_syscall(&s, p, false);
@@ -1370,6 +1403,7 @@ static uint32_t pe_clone(uint32_t action, struct utrace_engine *e,
 	stop_event(&s, p, event, SIGTRAP, (unsigned long)child);
 	snapshot(&s, p);
 	publish_or_queue(p, &s);
+	exit_after_event(p);
 	return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 }
 
@@ -1380,6 +1414,24 @@ static uint32_t pe_exec(uint32_t action, struct utrace_engine *e,
 	struct pe_stop s;
 
 	p->tid = utrace_engine_tid(e);
+	if (former != p->tid) {
+		/*
+		 * A thread other than the leader exec'd and took the leader's
+		 * tid: the kernel reports no death of the former leader.
+		 */
+		for (struct pe_thread *q = p->pe->threads, *next; q; q = next) {
+			next = q->next;
+			if (q == p || q->tid != p->tid)
+				continue;
+			q->replaced = true;
+			q->leader_wait = false;
+			if (q->dead) {
+				q->waitable = false;
+				forget_tracer(q);
+				pe_maybe_free(q);
+			}
+		}
+	}
 	if (!p->tracer)
 		return run_vote(p, action);
 	if (p->opts & PTRACE_O_TRACEEXEC) {
@@ -1387,6 +1439,7 @@ static uint32_t pe_exec(uint32_t action, struct utrace_engine *e,
 			   (unsigned long)former);
 		snapshot(&s, p);
 		publish_or_queue(p, &s);
+		exit_after_event(p);
 		return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 	}
 	if (!p->seized) {
@@ -1467,7 +1520,16 @@ static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
 			syscall(SYS_tgkill, q->tgid, q->tid, SIGKILL);
 		detach(q, 0);
 	}
-	if (p->tracer) {
+	if (p->tracer && (p->replaced || (!group_dead && p->tid == p->tgid))) {
+		/*
+		 * The leader: the kernel reports its death when its whole
+		 * process is gone (with the group's status), and not at all
+		 * when an exec by another thread took its place.
+		 */
+		p->stopped = p->waitable = false;
+		p->npend = 0;
+		p->leader_wait = !p->replaced;
+	} else if (p->tracer) {
 		p->stopped = false;
 		p->npend = 0;
 		if (group_dead && p->parent_is_tracer) {
@@ -1482,6 +1544,27 @@ static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
 			s.kind = PK_DEATH;
 			s.status = status;
 			publish(p, &s);
+		}
+	}
+	/* The process is gone: a leader that died before it is reported. */
+	for (struct pe_thread *q = pe->threads, *next; group_dead && q;
+	     q = next) {
+		next = q->next;
+		if (q == p || q->tgid != p->tgid || !q->leader_wait)
+			continue;
+		q->leader_wait = false;
+		if (!q->tracer)
+			continue;
+		if (q->parent_is_tracer) {
+			q->real_child = true;
+			wake_waiters(pe, q->tracer_tgid, false);
+		} else {
+			struct pe_stop s;
+
+			memset(&s, 0, sizeof(s));
+			s.kind = PK_DEATH;
+			s.status = status;
+			publish(q, &s);
 		}
 	}
 	/* A real parent blocked in a wait we hold may reap it now. */

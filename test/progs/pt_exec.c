@@ -2,10 +2,12 @@
 /*
  * exec under ptrace: with PTRACE_O_TRACEEXEC an event stop whose message
  * is the former thread id; without it, the SIGTRAP after a successful exec.
+ * PTRACE_SYSCALL from the event stop: the next stop is execve's exit.
  */
 #include "pt_common.h"
+#include <linux/ptrace.h>
 
-static void run(bool opt)
+static void run(bool opt, bool sys)
 {
 	unsigned long msg = 0;
 	siginfo_t si;
@@ -20,7 +22,8 @@ static void run(bool opt)
 		_exit(97);
 	}
 	st = pt_wait(pid, 0);
-	if (opt && ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXEC))
+	if (opt && ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXEC |
+			  (sys ? PTRACE_O_TRACESYSGOOD : 0)))
 		die("SETOPTIONS");
 	ptrace(PTRACE_CONT, pid, 0, 0);
 	st = pt_wait(pid, 0);
@@ -28,7 +31,24 @@ static void run(bool opt)
 	if (opt) {
 		ptrace(PTRACE_GETEVENTMSG, pid, 0, &msg);
 		printf("message is the pid: %d\n", (pid_t)msg == pid);
-	} else {
+	}
+	if (sys) {
+		struct ptrace_syscall_info in;
+
+		memset(&in, 0, sizeof(in));
+		ptrace(PTRACE_SYSCALL, pid, 0, 0);
+		st = pt_wait(pid, 0);
+		ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(in), &in);
+		printf("then: %s op %d rval %lld\n", pt_status(st), in.op,
+		       (long long)in.exit.rval);
+		/* Without TRACESYSGOOD: no syscall info (op NONE). */
+		ptrace(PTRACE_SETOPTIONS, pid, 0, 0);
+		ptrace(PTRACE_SYSCALL, pid, 0, 0);
+		st = pt_wait(pid, 0);
+		memset(&in, 0, sizeof(in));
+		ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(in), &in);
+		printf("then: %s op %d\n", pt_status(st), in.op);
+	} else if (!opt) {
 		ptrace(PTRACE_GETSIGINFO, pid, 0, &si);
 		printf("siginfo: %s code %d\n", strsignal(si.si_signo),
 		       si.si_code);
@@ -41,7 +61,8 @@ static void run(bool opt)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	run(true);
-	run(false);
+	run(true, false);
+	run(false, false);
+	run(true, true);
 	return 0;
 }
