@@ -17,7 +17,7 @@ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
 
 for t in order sig sigcorner syscall stress attach control filter \
-	 filter_equiv sigkill teardown regset; do
+	 filter_equiv sigkill teardown regset events step; do
 	[ -x "$O/test/lib/$t" ] || { echo "not ok - lib/$t: not built"; continue; }
 	timeout 600 "$U" -f -o /dev/null "$O/test/lib/$t" >"$tmp" 2>&1
 	rc=$?
@@ -30,6 +30,6 @@ for t in order sig sigcorner syscall stress attach control filter \
 		grep -B3 '^not ok' "$tmp" | sed 's/^/# /' | head -20
 	fi
 done
-for t in events jctl queue remote spawn step tracer; do
+for t in jctl queue remote spawn tracer; do
 	echo "ok - lib/$t under utrace -f # SKIP known failures under nesting, utrace(7)"
 done
