@@ -32,3 +32,13 @@ $(O)/test/unit/sbuf: test/unit/sbuf.c test/harness.h tools/utrace/sbuf.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(ALLCFLAGS) -o $@ $< \
 		$(O)/tools/utrace/sbuf.o $(LDLIBS)
+
+# The engines as objects, two printers and a counter in one process
+# (test/cli/engines.c): the command's objects without its main.c.
+UTRACE_ENGINE_OBJS := $(filter-out $(O)/tools/utrace/main.o,$(UTRACE_OBJS))
+$(O)/test/cli/engines: test/cli/engines.c test/harness.h \
+		$(wildcard tools/utrace/*.h) $(UTRACE_ENGINE_OBJS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(DW_CFLAGS) $(ALLCFLAGS) \
+		-o $@ $< $(UTRACE_ENGINE_OBJS) $(STATIC) $(DW_LIBS) $(LDLIBS)
+tests: $(O)/test/cli/engines

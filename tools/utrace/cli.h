@@ -127,10 +127,10 @@ struct options {
 	bool no_serve;			/* --no-serve: no joiners */
 };
 
-extern struct options opt;
-extern struct utrace_tracer *tracer;
-
-int parse_options(int argc, char **argv);
+/* Fills o from the command line; says what is wrong and exits if need be. */
+int parse_options(struct options *o, int argc, char **argv);
+/* What parse_options allocated. */
+void options_free(struct options *o);
 void usage(FILE *f);
 
 /* Time since an arbitrary start, for -T, -r and the counter. */
@@ -139,75 +139,23 @@ double now_mono(void);
 pid_t read_tgid(pid_t tid);
 /*
  * utrace -p PID on a process the serving tracer tracer_pid traces: join
- * it and print from its records until the process ends (join.c).  Returns
- * the exit status, or -errno when it could not join (-ENOTSUP: an option
- * that does not work joined, said already); *sig: the signal that
- * interrupted it, 0 if none.
+ * it and print with p (NULL: -c) from its records until the process ends
+ * (join.c); messages go to out.  Returns the exit status, or -errno when
+ * it could not join (-ENOTSUP: an option that does not work joined, said
+ * already); *sig: the signal that interrupted it, 0 if none.
  */
-int join_trace(pid_t pid, pid_t tracer_pid, int *sig);
-/* The command utrace started (0: none, only -p). */
-pid_t spawned_pid(void);
-/*
- * -u, -D: a command utrace starts itself is traced from before its execve;
- * every engine ignores what it does until then (strace's hidden log):
- * hidden() is true for those events, and turns false at the execve's entry
- * (nr: the syscall at an entry, -1 otherwise) or its exec event.
- */
-bool hidden(pid_t tid, long nr);
-/*
- * -b execve: true in report_exec when the thread is being detached; each
- * engine then returns UTRACE_DETACH.
- */
-bool exec_detaching(pid_t tid);
+struct printer;
+struct sink;
+int join_trace(const struct options *o, struct printer *p, struct sink *out,
+	       pid_t pid, pid_t tracer_pid, int *sig);
 
-/* Engines. */
-int printer_init(void);
-/* The injector whose notes (INJ_NOTE_*) mark the printed syscalls. */
-struct injector;
-void printer_set_injector(struct injector *inj);
-int printer_attach(pid_t tid, pid_t tgid);
-void printer_finish(void);
-/* Write out the complete lines of every output: the loop is about to wait. */
-void printer_flush(void);
-/* Whether writing the trace failed (reported already): exit status 1. */
-bool printer_failed(void);
-/*
- * An "utrace: ..." message on stderr, placed as strace places it: when
- * the trace goes to stderr and a line is open, it waits for that line to
- * end, or goes in front of the next line of another thread.
- */
-void tracer_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* At detach: the open line of tid, if any, ends with " <detached ...>". */
-void printer_detach(pid_t tid);
-/*
- * The printer's work per event, called by its engine's callbacks and by
- * the record loop of a joined trace (join.c, e NULL there): the data of
- * the event, and for syscalls a memory reader the decoders use from the
- * entry to the exit.
- */
-struct pthr;
-struct pthr *printer_thread_new(pid_t tid, pid_t tgid);
-void printer_thread_end(struct pthr *t);
-void printer_entry(struct pthr *t, const struct utrace_syscall *sc,
-		   mem_read_fn mem, void *ctx, struct utrace_engine *e);
-void printer_exit(struct pthr *t, const struct utrace_syscall *sc,
-		  struct utrace_engine *e);
-void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
-		    const struct user_regs_struct *regs,
-		    struct utrace_engine *e);
-void printer_jctl(struct pthr *t, int type, struct utrace_engine *e);
-void printer_death(struct pthr *t, bool group_dead, int status);
-/*
- * The injector's INJ_NOTE_* for the syscall whose printer_exit comes next
- * (the record loop; the engine path takes them from the injector).
- */
-void printer_note(struct pthr *t, unsigned notes);
-uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former);
 /*
  * What the program around an engine object tells it; every member may be
  * NULL (nothing hidden, no detaching at exec).  The utrace command's
  * keeper answers for -u/-D (hidden: the events before the command's
- * execve) and -b execve (detaching: the engines leave at that exec).
+ * execve, nr: the syscall at an entry, -1 otherwise; it turns false at the
+ * execve's entry or its exec event) and -b execve (detaching: in
+ * report_exec, the engines leave at that exec with UTRACE_DETACH).
  */
 struct engine_host {
 	void *arg;
@@ -232,6 +180,114 @@ static inline bool host_detaching(const struct engine_host *h, pid_t tid)
  * to any thread of any tracer with _attach; _free once none of its engines
  * is left (after utrace_tracer_free).  No state is shared between objects.
  */
+
+/*
+ * An output of trace text (printer.c): text collects in a buffer and goes
+ * to the file in whole lines (sink_flush: before the loop waits); one line
+ * may be left open, which another thread's line cuts (" <unfinished ...>").
+ * sink_open: spec NULL for stderr, "|cmd" or "!cmd" for a shell command's
+ * standard input, else a file (append: -A); it says why it failed.
+ * sink_new: over f (owned; stderr is never closed).  sink_msg: an
+ * "utrace: ..." message, placed as strace places it: when the trace goes
+ * to stderr and a line is open, it waits for that line to end, or goes in
+ * front of the next line of another thread (s may be NULL: plain stderr).
+ * sink_file: everything written out, the FILE for stdio (the -c table).
+ * sink_finish: written out, a '|cmd' ended (waited for; the sink is then
+ * stderr).  sink_failed: whether a write failed (said already).  sink_free:
+ * closes, returns whether a write failed.
+ */
+struct sink;
+int sink_open(const char *spec, bool append, struct sink **out);
+struct sink *sink_new(FILE *f, const char *name);
+void sink_msg(struct sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+FILE *sink_file(struct sink *s);
+void sink_flush(struct sink *s);
+void sink_finish(struct sink *s);
+bool sink_failed(struct sink *s);
+bool sink_free(struct sink *s);
+
+/* The text (or --json) trace. */
+enum {
+	PR_PIDS_MANY,		/* "[pid N] " while more than one thread */
+	PR_PIDS_ALWAYS,		/* "N     " on every line (-o FILE -f) */
+	PR_PIDS_NEVER,
+};
+struct printer_settings {
+	const long *nrs;		/* syscalls traced (NULL: all) */
+	size_t nnrs;
+	bool signals[65];		/* -e signal=: shown */
+	bool abbrev[NR_MAX];		/* -e abbrev= (-v: none) */
+	unsigned status_mask;		/* -e status=: ST_* */
+	int strsize;			/* -s */
+	unsigned decode_fds;		/* -y, -yy: DF_* */
+	int hexstr;			/* -x, -xx: DEC_HEX_* */
+	int xlat_style;			/* -X: DEC_XLAT_* */
+	bool syscall_times;		/* -T */
+	int t_digits;
+	int timestamps;			/* -t count (3: seconds since epoch) */
+	int ts_digits;
+	bool relative;			/* -r */
+	int rel_digits;
+	bool print_nr, print_ip;	/* -n, -i */
+	int columns;			/* -a */
+	bool decode_pids;		/* -Y */
+	int pids;			/* PR_PIDS_*: the thread on each line */
+	unsigned quiet;			/* Q_EXIT, Q_THREAD_EXECVE */
+	bool json;			/* --json */
+	bool stack_trace;		/* -k */
+	const struct path_set *paths;	/* -P (NULL or empty: none) */
+	const struct num_set *read_fds;	/* -e read= (NULL: none) */
+	const struct num_set *write_fds;	/* -e write= */
+	const char *ff_prefix;		/* -ff: each thread to PREFIX.TID */
+	bool append;			/* -A: those opened for appending */
+	struct injector *injector;	/* its notes: (INJECTED), (DELAYED) */
+	struct engine_host host;
+};
+/* strace's defaults: every signal, abbreviated, -s 32, -a 40 ... */
+void printer_defaults(struct printer_settings *s);
+struct printer;
+struct printer *printer_new(const struct printer_settings *s,
+			    struct sink *out);
+/* -k: the command utrace started, whose first execve shows no stack. */
+void printer_set_command(struct printer *p, pid_t pid);
+int printer_attach(struct printer *p, struct utrace_tracer *tr, pid_t tid,
+		   pid_t tgid);
+/* The complete lines of every output written out: the loop will wait. */
+void printer_flush(struct printer *p);
+/* Whether writing a -ff file failed (said already): exit status 1. */
+bool printer_failed(struct printer *p);
+/* At detach: the open line of tid, if any, ends with " <detached ...>". */
+void printer_detach(struct printer *p, pid_t tid);
+void printer_free(struct printer *p);
+/*
+ * The printer's work per event, called by its engine's callbacks and by
+ * the record loop of a joined trace (join.c, e NULL there): the data of
+ * the event, and for syscalls a memory reader the decoders use from the
+ * entry to the exit.
+ */
+struct pthr;
+struct pthr *printer_thread_new(struct printer *p, pid_t tid, pid_t tgid);
+void printer_thread_end(struct pthr *t);
+void printer_entry(struct pthr *t, const struct utrace_syscall *sc,
+		   mem_read_fn mem, void *ctx, struct utrace_engine *e);
+void printer_exit(struct pthr *t, const struct utrace_syscall *sc,
+		  struct utrace_engine *e);
+void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
+		    const struct user_regs_struct *regs,
+		    struct utrace_engine *e);
+void printer_jctl(struct pthr *t, int type, struct utrace_engine *e);
+void printer_death(struct pthr *t, bool group_dead, int status);
+/*
+ * The injector's INJ_NOTE_* for the syscall whose printer_exit comes next
+ * (the record loop; the engine path takes them from the injector).
+ */
+void printer_note(struct pthr *t, unsigned notes);
+/*
+ * tid: the thread's id after the exec.  Returns UTRACE_DETACH when -b
+ * execve lets the thread go, else UTRACE_RESUME.
+ */
+uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former);
 
 /* -c / -C: calls, errors and time per syscall. */
 struct counter_settings {
@@ -296,11 +352,7 @@ bool trace_path_match(const struct path_set *ps, struct utrace_engine *e,
  * -e read=, -e write= (dumpio.c): append to b the dumps strace prints
  * after the line of the syscall c (at its exit), if any.
  */
-void dump_io(struct sbuf *b, const struct dec_ctx *c);
-
-/* The syscall set every syscall engine registers (from -e trace=). */
-const long *trace_nrs(size_t *n);
-/* Where the summary and messages go. */
-FILE *summary_file(void);
+void dump_io(struct sbuf *b, const struct dec_ctx *c,
+	     const struct num_set *rd, const struct num_set *wr);
 
 #endif

@@ -160,7 +160,8 @@ static const struct {
 	{ "recvmmsg", false, D_MMSG },
 };
 
-void dump_io(struct sbuf *b, const struct dec_ctx *c)
+void dump_io(struct sbuf *b, const struct dec_ctx *c,
+	     const struct num_set *rd, const struct num_set *wr)
 {
 	const char *name = sys_name(c->nr);
 	int fd = (int)c->a[0];
@@ -174,9 +175,9 @@ void dump_io(struct sbuf *b, const struct dec_ctx *c)
 	if (i == sizeof(dumped) / sizeof(dumped[0]))
 		return;
 	if (dumped[i].write) {
-		if (!num_set_has(&opt.write_fds, fd))
+		if (!wr || !num_set_has(wr, fd))
 			return;
-	} else if (dec_failed(c) || !num_set_has(&opt.read_fds, fd)) {
+	} else if (dec_failed(c) || !rd || !num_set_has(rd, fd)) {
 		return;
 	}
 	switch (dumped[i].how) {

@@ -34,6 +34,9 @@ struct jthr {
 };
 
 struct join {
+	const struct options *o;
+	struct printer *p;	/* NULL: nothing printed */
+	struct sink *out;	/* messages */
 	struct utrace_queue *q;
 	pid_t pid;
 	struct jthr *threads;
@@ -62,6 +65,7 @@ static struct jthr *jthr_find(struct join *j, pid_t tid)
 
 static struct jthr *jthr_new(struct join *j, pid_t tid, pid_t tgid)
 {
+	const struct options *o = j->o;
 	struct jthr *t = calloc(1, sizeof(*t));
 
 	if (!t)
@@ -70,11 +74,11 @@ static struct jthr *jthr_new(struct join *j, pid_t tid, pid_t tgid)
 	t->tid = tid;
 	t->tgid = tgid;
 	t->fresh = true;
-	if (opt.ninject)
+	if (o->ninject)
 		t->count = calloc(MAX_INJECT, sizeof(*t->count));
-	if (!opt.summary_only)
-		t->p = printer_thread_new(tid, tgid);
-	if ((opt.ninject && !t->count) || (!opt.summary_only && !t->p)) {
+	if (j->p)
+		t->p = printer_thread_new(j->p, tid, tgid);
+	if ((o->ninject && !t->count) || (j->p && !t->p)) {
 		if (t->p)
 			printer_thread_end(t->p);
 		free(t->count);
@@ -103,21 +107,22 @@ static void jthr_end(struct join *j, struct jthr *t)
 	j->live--;
 }
 
-static bool traced_nr(long nr)
+static bool traced_nr(const struct options *o, long nr)
 {
-	return opt.trace_all || (nr >= 0 && nr < NR_MAX && opt.trace_set[nr]);
+	return o->trace_all || (nr >= 0 && nr < NR_MAX && o->trace_set[nr]);
 }
 
 /* --inject at a held entry: the reply that aborts the syscall, if any. */
 static void inject_entry(struct jthr *t, long nr, struct utrace_reply *r)
 {
+	const struct options *o = t->j->o;
 	int i;
 	bool done = false;
 
-	if (!opt.ninject || nr < 0 || nr >= NR_MAX)
+	if (!o->ninject || nr < 0 || nr >= NR_MAX)
 		return;
-	for (i = 0; i < opt.ninject; i++) {
-		const struct inject_rule *ru = &opt.inject[i];
+	for (i = 0; i < o->ninject; i++) {
+		const struct inject_rule *ru = &o->inject[i];
 		unsigned n;
 
 		if (!ru->set[nr])
@@ -156,6 +161,7 @@ static void on_exec(struct join *j, struct jthr *t, pid_t tid, pid_t former)
 static void on_record(struct join *j, const struct utrace_event *ev,
 		      struct utrace_reply *r)
 {
+	const struct options *o = j->o;
 	struct jthr *t = jthr_find(j, ev->tid);
 
 	if (!t && ev->type == UTRACE_EVENT(EXEC) && ev->former_tid != ev->tid)
@@ -170,10 +176,10 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 	case UTRACE_EVENT(SYSCALL_ENTRY):
 		t->fresh = false;
 		t->injected = false;
-		if (!traced_nr(ev->syscall.nr) && !opt.ninject)
+		if (!traced_nr(o, ev->syscall.nr) && !o->ninject)
 			break;
 		inject_entry(t, ev->syscall.nr, r);
-		if (t->p && traced_nr(ev->syscall.nr))
+		if (t->p && traced_nr(o, ev->syscall.nr))
 			printer_entry(t->p, &ev->syscall, jmem_read, t, NULL);
 		break;
 	case UTRACE_EVENT(SYSCALL_EXIT):
@@ -182,23 +188,23 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 		 * own would have interrupted it and seen it restart from its
 		 * entry.  The arguments are still there: print it whole.
 		 */
-		if (t->p && traced_nr(ev->syscall.nr) && t->fresh)
+		if (t->p && traced_nr(o, ev->syscall.nr) && t->fresh)
 			printer_entry(t->p, &ev->syscall, jmem_read, t, NULL);
 		t->fresh = false;
-		if (t->p && traced_nr(ev->syscall.nr)) {
+		if (t->p && traced_nr(o, ev->syscall.nr)) {
 			printer_note(t->p, t->injected ? INJ_NOTE_INJECTED : 0);
 			printer_exit(t->p, &ev->syscall, NULL);
 		}
 		t->injected = false;
 		break;
 	case UTRACE_EVENT(CLONE):
-		if (!opt.follow || jthr_find(j, ev->child))
+		if (!o->follow || jthr_find(j, ev->child))
 			break;
 		if (!jthr_new(j, ev->child, ev->clone_flags & CLONE_THREAD ?
 			      t->tgid : ev->child))
 			break;
-		if (!(opt.quiet & Q_ATTACH) && !opt.json)
-			tracer_msg("Process %d attached", ev->child);
+		if (!(o->quiet & Q_ATTACH) && !o->json)
+			sink_msg(j->out, "Process %d attached", ev->child);
 		break;
 	case UTRACE_EVENT(EXEC):
 		on_exec(j, t, ev->tid, ev->former_tid);
@@ -226,21 +232,21 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 /* The syscalls to see: the printer's set and the injected ones. */
 static int set_syscalls(struct join *j)
 {
-	size_t n, k, m = 0;
-	const long *tr = trace_nrs(&n);
+	const struct options *o = j->o;
+	size_t k, m = 0;
 	long *nrs;
 	int i, err;
 
-	if (!tr)
+	if (o->trace_all)
 		return 0;	/* all of them */
 	nrs = calloc(NR_MAX, sizeof(*nrs));
 	if (!nrs)
 		return -ENOMEM;
 	for (k = 0; k < NR_MAX; k++) {
-		bool want = opt.trace_set[k];
+		bool want = o->trace_set[k];
 
-		for (i = 0; i < opt.ninject && !want; i++)
-			want = opt.inject[i].set[k];
+		for (i = 0; i < o->ninject && !want; i++)
+			want = o->inject[i].set[k];
 		if (want)
 			nrs[m++] = (long)k;
 	}
@@ -268,53 +274,56 @@ static int count_threads(pid_t pid)
 }
 
 /* What the joined trace cannot do; NULL when the options all work. */
-static const char *unsupported(void)
+static const char *unsupported(const struct options *o)
 {
 	int i;
 
-	if (opt.summary || opt.summary_only)
+	if (o->summary || o->summary_only)
 		return "-c/-C";
-	if (opt.stack_trace)
+	if (o->stack_trace)
 		return "-k";
-	if (opt.trace_paths.n)
+	if (o->trace_paths.n)
 		return "-P";
-	if (opt.gdb)
+	if (o->gdb)
 		return "--gdb";
-	if (opt.timeline)
+	if (o->timeline)
 		return "--timeline";
-	if (opt.detach_execve)
+	if (o->detach_execve)
 		return "-b execve";
-	if (opt.print_nr || opt.print_ip)
+	if (o->print_nr || o->print_ip)
 		return "-n/-i";
-	for (i = 0; i < opt.ninject; i++)
-		if (opt.inject[i].signal || opt.inject[i].delay_enter_us ||
-		    opt.inject[i].delay_exit_us)
+	for (i = 0; i < o->ninject; i++)
+		if (o->inject[i].signal || o->inject[i].delay_enter_us ||
+		    o->inject[i].delay_exit_us)
 			return "--inject with signal= or delay_";
 	return NULL;
 }
 
 static void detach_joined(struct join *j)
 {
+	const struct options *o = j->o;
 	struct jthr *t;
 
 	for (t = j->threads; t; t = t->next) {
-		if (!(opt.quiet & Q_ATTACH) && !opt.json) {
-			fflush(summary_file());
+		if (!(o->quiet & Q_ATTACH) && !o->json) {
+			fflush(sink_file(j->out));
 			fprintf(stderr, "utrace: Process %d detached\n", t->tid);
 		}
-		printer_detach(t->tid);
+		if (j->p)
+			printer_detach(j->p, t->tid);
 	}
 }
 
-int join_trace(pid_t pid, pid_t tracer_pid, int *sig)
+int join_trace(const struct options *o, struct printer *p, struct sink *out,
+	       pid_t pid, pid_t tracer_pid, int *sig)
 {
-	struct join j = { .pid = pid };
+	struct join j = { .o = o, .p = p, .out = out, .pid = pid };
 	struct utrace_event ev = { .size = sizeof(ev) };
-	const char *no = unsupported();
+	const char *no = unsupported(o);
 	sigset_t set;
 	int sfd = -1, err, n, i;
 	unsigned long events;
-	unsigned flags = opt.follow ? UTRACE_WATCH_PROCESS |
+	unsigned flags = o->follow ? UTRACE_WATCH_PROCESS |
 				      UTRACE_WATCH_CHILDREN : 0;
 	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGPIPE,
 				    SIGTERM };
@@ -331,7 +340,7 @@ int join_trace(pid_t pid, pid_t tracer_pid, int *sig)
 		return err;
 	events = UTRACE_EVENT_SYSCALL | UTRACE_EVENT_SIGNAL_ALL |
 		 UTRACE_EVENT(JCTL) | UTRACE_EVENT(EXEC) |
-		 UTRACE_EVENT(DEATH) | (opt.follow ? UTRACE_EVENT(CLONE) : 0);
+		 UTRACE_EVENT(DEATH) | (o->follow ? UTRACE_EVENT(CLONE) : 0);
 	/* Until the syscall set is in place, the others are ignored. */
 	err = utrace_queue_watch(j.q, pid, flags, events, UTRACE_EVENT_SYSCALL);
 	if (!err)
@@ -340,12 +349,12 @@ int join_trace(pid_t pid, pid_t tracer_pid, int *sig)
 		utrace_queue_free(j.q);
 		return err;
 	}
-	n = opt.follow ? count_threads(pid) : 1;
+	n = o->follow ? count_threads(pid) : 1;
 	if (!jthr_new(&j, pid, read_tgid(pid))) {
 		utrace_queue_free(j.q);
 		return -ENOMEM;
 	}
-	if (!(opt.quiet & Q_ATTACH) && !opt.json) {
+	if (!(o->quiet & Q_ATTACH) && !o->json) {
 		if (n > 1)
 			fprintf(stderr, "utrace: Process %d attached with %d "
 				"threads (joined the trace of process %d)\n",
@@ -368,7 +377,10 @@ int join_trace(pid_t pid, pid_t tracer_pid, int *sig)
 		struct utrace_reply r = { .size = sizeof(r),
 					  .action = UTRACE_RESUME };
 
-		printer_flush();
+		if (p)
+			printer_flush(p);
+		else
+			sink_flush(out);
 		if (poll(pf, sfd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
 			break;
 		if (sfd >= 0 && (pf[1].revents & POLLIN)) {
@@ -389,8 +401,8 @@ int join_trace(pid_t pid, pid_t tracer_pid, int *sig)
 			utrace_queue_reply(j.q, ev.id, &r);
 	}
 	if (err == -ENOTCONN)
-		tracer_msg("the tracer of process %d (process %d) ended; so "
-			   "does this trace", pid, tracer_pid);
+		sink_msg(out, "the tracer of process %d (process %d) ended; "
+			 "so does this trace", pid, tracer_pid);
 	if (*sig)
 		detach_joined(&j);
 	/* Threads we held run on; nothing is left stopped by us. */

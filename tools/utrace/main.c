@@ -36,21 +36,13 @@
 #include "cli.h"
 #include "gdbstub.h"
 
-struct utrace_tracer *tracer;
-/* --gdb: the stub serving the first process (NULL without --gdb). */
-static struct gdbstub *gdb;
-
+/*
+ * The only process-wide state: what the handler of SIGINT and the like
+ * can reach, a signal handler having no argument.  It sets the flag and
+ * breaks the tracer's loop (utrace_break(3) is async-signal-safe).
+ */
 static volatile sig_atomic_t interrupted;
-static pid_t main_pid;
-static int main_status = -1;
-static int live;
-
-/* The engine objects of this run (main() owns them). */
-struct session {
-	struct injector *injector;	/* --inject */
-	struct counter *counter;	/* -c, -C */
-	struct timeline *timeline;	/* --timeline */
-};
+static struct utrace_tracer *volatile break_tracer;
 
 /* The keeper's marks per thread, in a small hash table. */
 struct tinfo {
@@ -60,40 +52,71 @@ struct tinfo {
 	bool detaching;		/* -b execve: being detached in this report */
 	struct tinfo *next;
 };
-static struct tinfo *buckets[1024];
-static int ndetached;		/* tinfos of threads -b execve detached */
+
+#define NBUCKETS	1024
 
 /*
- * Traced threads in strace's table order (a new thread takes the first
- * free slot): the order of the "Process N detached" messages.
+ * One run of the command: its options, its tracer and the engine objects
+ * it made from them (main() owns it).  The keeper is this program's own
+ * engine: it counts the live threads, keeps the command's exit status,
+ * hides what -u/-D commands do before their execve and detaches at
+ * execve with -b execve; with -f it attaches every engine to each new
+ * thread and child process (follow_new).
  */
-static pid_t *slots;
-static size_t nslots;
+struct cli {
+	struct options opt;
+	struct utrace_tracer *tracer;
+	struct gdbstub *gdb;		/* --gdb: the stub (NULL without) */
+	struct sink *out;		/* -o: the trace, the -c table */
+	struct printer *printer;	/* not with -c */
+	struct injector *injector;	/* --inject */
+	struct counter *counter;	/* -c, -C */
+	struct timeline *timeline;	/* --timeline */
+	long nrs[NR_MAX];		/* -e trace= as a list */
+	size_t nnrs;
+	/* The keeper. */
+	pid_t main_pid;			/* the command (0: none, only -p) */
+	int main_status;		/* its wait status (-1: not yet) */
+	int live;			/* threads traced */
+	struct tinfo *buckets[NBUCKETS];
+	int ndetached;			/* tinfos of threads -b execve detached */
+	/*
+	 * Traced threads in strace's table order (a new thread takes the
+	 * first free slot): the order of the "Process N detached" messages.
+	 */
+	pid_t *slots;
+	size_t nslots;
+};
 
-static void slot_set(pid_t old, pid_t tid)
+static void slot_set(struct cli *cli, pid_t old, pid_t tid)
 {
 	size_t i;
 	pid_t *p;
 
-	for (i = 0; i < nslots; i++)
-		if (slots[i] == old) {
-			slots[i] = tid;
+	for (i = 0; i < cli->nslots; i++)
+		if (cli->slots[i] == old) {
+			cli->slots[i] = tid;
 			return;
 		}
 	if (!old) {
-		p = realloc(slots, (nslots + 16) * sizeof(*p));
+		p = realloc(cli->slots, (cli->nslots + 16) * sizeof(*p));
 		if (!p)
 			return;
-		slots = p;
-		memset(slots + nslots, 0, 16 * sizeof(*p));
-		slots[nslots] = tid;
-		nslots += 16;
+		cli->slots = p;
+		memset(cli->slots + cli->nslots, 0, 16 * sizeof(*p));
+		cli->slots[cli->nslots] = tid;
+		cli->nslots += 16;
 	}
 }
 
-static struct tinfo *tinfo(pid_t tid, bool create)
+static struct tinfo **bucket(struct cli *cli, pid_t tid)
 {
-	struct tinfo **b = &buckets[(unsigned)tid % 1024], *p;
+	return &cli->buckets[(unsigned)tid % NBUCKETS];
+}
+
+static struct tinfo *tinfo(struct cli *cli, pid_t tid, bool create)
+{
+	struct tinfo **b = bucket(cli, tid), *p;
 
 	for (p = *b; p; p = p->next)
 		if (p->tid == tid)
@@ -109,9 +132,9 @@ static struct tinfo *tinfo(pid_t tid, bool create)
 	return p;
 }
 
-static void tinfo_unlink(struct tinfo *t)
+static void tinfo_unlink(struct cli *cli, struct tinfo *t)
 {
-	struct tinfo **b = &buckets[(unsigned)t->tid % 1024];
+	struct tinfo **b = bucket(cli, t->tid);
 
 	for (; *b; b = &(*b)->next)
 		if (*b == t) {
@@ -120,9 +143,9 @@ static void tinfo_unlink(struct tinfo *t)
 		}
 }
 
-static void tinfo_drop(pid_t tid)
+static void tinfo_drop(struct cli *cli, pid_t tid)
 {
-	struct tinfo **b = &buckets[(unsigned)tid % 1024], *p;
+	struct tinfo **b = bucket(cli, tid), *p;
 
 	for (; (p = *b); b = &p->next)
 		if (p->tid == tid) {
@@ -132,33 +155,21 @@ static void tinfo_drop(pid_t tid)
 		}
 }
 
-double now_mono(void)
+/* The keeper's tinfos, all (the tracer is gone). */
+static void tinfo_free_all(struct cli *cli)
 {
-	struct timespec ts;
+	size_t b;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+	for (b = 0; b < NBUCKETS; b++)
+		while (cli->buckets[b]) {
+			struct tinfo *p = cli->buckets[b];
 
-const long *trace_nrs(size_t *n)
-{
-	static long nrs[NR_MAX];
-	static size_t count;
-	static bool built;
-	int i;
-
-	if (opt.trace_all) {
-		*n = 0;
-		return NULL;
-	}
-	if (!built) {
-		for (i = 0; i < NR_MAX; i++)
-			if (opt.trace_set[i])
-				nrs[count++] = i;
-		built = true;
-	}
-	*n = count;
-	return nrs;
+			cli->buckets[b] = p->next;
+			free(p);
+		}
+	free(cli->slots);
+	cli->slots = NULL;
+	cli->nslots = 0;
 }
 
 /* -- The keeper engine ---------------------------------------------------- */
@@ -166,13 +177,18 @@ const long *trace_nrs(size_t *n)
 static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
 		      unsigned long clone_flags);
 
-bool hidden(pid_t tid, long nr)
+/*
+ * -u, -D: a command utrace starts itself is traced from before its execve;
+ * every engine ignores what it does until then (strace's hidden log).
+ */
+static bool hidden(void *arg, pid_t tid, long nr)
 {
+	struct cli *cli = arg;
 	struct tinfo *t;
 
-	if (!opt.user && !opt.daemonize)
+	if (!cli->opt.user && !cli->opt.daemonize)
 		return false;	/* the common case: no lookup per event */
-	t = tinfo(tid, false);
+	t = tinfo(cli, tid, false);
 	if (!t || !t->hide)
 		return false;
 	if (nr == SYS_execve || nr == SYS_execveat)
@@ -180,9 +196,10 @@ bool hidden(pid_t tid, long nr)
 	return t->hide;
 }
 
-bool exec_detaching(pid_t tid)
+/* -b execve: whether the thread is being detached at this exec. */
+static bool exec_detaching(void *arg, pid_t tid)
 {
-	struct tinfo *t = tinfo(tid, false);
+	struct tinfo *t = tinfo(arg, tid, false);
 
 	return t && t->detaching;
 }
@@ -194,7 +211,7 @@ bool exec_detaching(pid_t tid)
  * command utrace started.  The other engines see exec_detaching() and
  * detach in their report_exec; the tinfo goes after the report.
  */
-static uint32_t detach_on_exec(struct session *ss, struct tinfo *t, pid_t tid)
+static uint32_t detach_on_exec(struct cli *cli, struct tinfo *t, pid_t tid)
 {
 	if (t && t->keep_exec) {
 		t->keep_exec = false;
@@ -202,32 +219,32 @@ static uint32_t detach_on_exec(struct session *ss, struct tinfo *t, pid_t tid)
 	}
 	if (!t)
 		return UTRACE_RESUME;
-	if (!(opt.quiet & Q_ATTACH) && !opt.json) {
-		summary_file();		/* the open line's text first */
+	if (!(cli->opt.quiet & Q_ATTACH) && !cli->opt.json) {
+		sink_file(cli->out);	/* the open line's text first */
 		fprintf(stderr, "utrace: Process %d detached\n", tid);
 	}
 	t->detaching = true;
 	/* Its new threads and children are not ours either. */
-	utrace_follow(tracer, tid, 0, follow_new, ss);
-	ndetached++;
-	slot_set(tid, 0);
-	live--;
+	utrace_follow(cli->tracer, tid, 0, follow_new, cli);
+	cli->ndetached++;
+	slot_set(cli, tid, 0);
+	cli->live--;
 	return UTRACE_DETACH;
 }
 
 /* The tinfos of the threads detached at their execve, once reported. */
-static void drop_detached(void)
+static void drop_detached(struct cli *cli)
 {
 	size_t b;
 
-	for (b = 0; b < 1024 && ndetached; b++) {
-		struct tinfo **pp = &buckets[b], *p;
+	for (b = 0; b < NBUCKETS && cli->ndetached; b++) {
+		struct tinfo **pp = &cli->buckets[b], *p;
 
 		while ((p = *pp)) {
 			if (p->detaching) {
 				*pp = p->next;
 				free(p);
-				ndetached--;
+				cli->ndetached--;
 			} else {
 				pp = &p->next;
 			}
@@ -239,42 +256,47 @@ static void drop_detached(void)
 static uint32_t k_exec(uint32_t action, struct utrace_engine *e,
 		       pid_t former)
 {
+	struct cli *cli = utrace_engine_data(e);
 	pid_t tid = utrace_engine_tid(e);
 	struct tinfo *t;
 
 	if (former != tid) {
-		t = tinfo(former, false);
+		t = tinfo(cli, former, false);
 		if (t) {
-			tinfo_drop(tid);  /* the old leader's, if still there */
-			tinfo_unlink(t);
+			/* the old leader's, if still there */
+			tinfo_drop(cli, tid);
+			tinfo_unlink(cli, t);
 			t->tid = tid;
-			t->next = buckets[(unsigned)tid % 1024];
-			buckets[(unsigned)tid % 1024] = t;
+			t->next = *bucket(cli, tid);
+			*bucket(cli, tid) = t;
 		}
-		slot_set(former, tid);
+		slot_set(cli, former, tid);
 	}
-	t = tinfo(tid, false);
+	t = tinfo(cli, tid, false);
 	if (t)
 		t->hide = false;
-	if (opt.detach_execve)
-		return detach_on_exec(utrace_engine_data(e), t, tid);
+	if (cli->opt.detach_execve)
+		return detach_on_exec(cli, t, tid);
 	return UTRACE_RESUME;
 }
 
 static uint32_t k_death(struct utrace_engine *e, bool group_dead, int status)
 {
-	if (utrace_engine_tid(e) == main_pid)
-		main_status = status;
+	struct cli *cli = utrace_engine_data(e);
+
+	if (utrace_engine_tid(e) == cli->main_pid)
+		cli->main_status = status;
 	return UTRACE_RESUME;
 }
 
 static void k_reap(struct utrace_engine *e)
 {
+	struct cli *cli = utrace_engine_data(e);
 	pid_t tid = utrace_engine_tid(e);
 
-	tinfo_drop(tid);
-	slot_set(tid, 0);
-	live--;
+	tinfo_drop(cli, tid);
+	slot_set(cli, tid, 0);
+	cli->live--;
 }
 
 static const struct utrace_engine_ops keeper_ops = {
@@ -283,43 +305,32 @@ static const struct utrace_engine_ops keeper_ops = {
 	.report_reap = k_reap,
 };
 
-pid_t spawned_pid(void)
-{
-	return main_pid;
-}
-
 /* -u, -D and -b execve as the engine objects ask for them. */
-static bool host_hidden_cb(void *arg, pid_t tid, long nr)
+static struct engine_host keeper_host(struct cli *cli)
 {
-	return hidden(tid, nr);
+	struct engine_host h = {
+		.arg = cli, .hidden = hidden, .detaching = exec_detaching,
+	};
+
+	return h;
 }
 
-static bool host_detaching_cb(void *arg, pid_t tid)
-{
-	return exec_detaching(tid);
-}
-
-static const struct engine_host keeper_host = {
-	.hidden = host_hidden_cb,
-	.detaching = host_detaching_cb,
-};
-
-static int attach_engines(struct session *ss, pid_t tid, pid_t tgid)
+static int attach_engines(struct cli *cli, pid_t tid, pid_t tgid)
 {
 	struct utrace_engine *e;
 	struct tinfo *ti;
 	int err;
 
-	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE |
+	err = utrace_attach(cli->tracer, tid, UTRACE_ATTACH_CREATE |
 			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
-			    &keeper_ops, ss, &e);
+			    &keeper_ops, cli, &e);
 	if (err)
 		return err;
-	ti = tinfo(tid, true);
+	ti = tinfo(cli, tid, true);
 	if (ti)
 		ti->hide = ti->keep_exec = ti->detaching = false;
-	live++;
-	slot_set(0, tid);
+	cli->live++;
+	slot_set(cli, 0, tid);
 	err = utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
 				UTRACE_EVENT(REAP));
 	utrace_engine_put(e);
@@ -328,20 +339,20 @@ static int attach_engines(struct session *ss, pid_t tid, pid_t tgid)
 	 * entry, where it decides the program's ptrace and wait calls.
 	 */
 	if (!err)
-		err = utrace_emulate_ptrace(tracer, tid);
+		err = utrace_emulate_ptrace(cli->tracer, tid);
 	/* gdb's first engine before the printer: it hides its own traps. */
-	if (!err && gdb)
-		gdbstub_attach_first(gdb, tid, tgid);
-	if (!err && ss->injector)
-		err = injector_attach(ss->injector, tracer, tid);
-	if (!err && ss->counter)
-		err = counter_attach(ss->counter, tracer, tid);
-	if (!err && !opt.summary_only)
-		err = printer_attach(tid, tgid);
-	if (!err && ss->timeline)
-		err = timeline_attach(ss->timeline, tracer, tid);
-	if (!err && gdb)
-		gdbstub_attach_last(gdb, tid, tgid);
+	if (!err && cli->gdb)
+		gdbstub_attach_first(cli->gdb, tid, tgid);
+	if (!err && cli->injector)
+		err = injector_attach(cli->injector, cli->tracer, tid);
+	if (!err && cli->counter)
+		err = counter_attach(cli->counter, cli->tracer, tid);
+	if (!err && cli->printer)
+		err = printer_attach(cli->printer, cli->tracer, tid, tgid);
+	if (!err && cli->timeline)
+		err = timeline_attach(cli->timeline, cli->tracer, tid);
+	if (!err && cli->gdb)
+		gdbstub_attach_last(cli->gdb, tid, tgid);
 	return err;
 }
 
@@ -353,20 +364,21 @@ static int attach_engines(struct session *ss, pid_t tid, pid_t tgid)
 static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
 		      unsigned long clone_flags)
 {
-	int err = attach_engines(arg, tid, tgid);
+	struct cli *cli = arg;
+	int err = attach_engines(cli, tid, tgid);
 
-	if (!err && parent && !(opt.quiet & Q_ATTACH) && !opt.json)
-		tracer_msg("Process %d attached", tid);
+	if (!err && parent && !(cli->opt.quiet & Q_ATTACH) && !cli->opt.json)
+		sink_msg(cli->out, "Process %d attached", tid);
 	return err;
 }
 
 /* With -f, follow @pid's process and children; threads taken on now. */
-static int follow(struct session *ss, pid_t pid)
+static int follow(struct cli *cli, pid_t pid)
 {
-	if (!opt.follow)
+	if (!cli->opt.follow)
 		return 0;
-	return utrace_follow(tracer, pid, UTRACE_WATCH_PROCESS |
-			     UTRACE_WATCH_CHILDREN, follow_new, ss);
+	return utrace_follow(cli->tracer, pid, UTRACE_WATCH_PROCESS |
+			     UTRACE_WATCH_CHILDREN, follow_new, cli);
 }
 
 /* -- Attaching to running processes --------------------------------------- */
@@ -392,39 +404,19 @@ static pid_t status_field(pid_t tid, const char *key, pid_t dflt)
 	return v;
 }
 
-/* The process a thread belongs to, from /proc/TID/status. */
-pid_t read_tgid(pid_t tid)
-{
-	char path[64], line[128];
-	pid_t tgid = tid;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return tid;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Tgid:", 5)) {
-			tgid = (pid_t)atoi(line + 5);
-			break;
-		}
-	fclose(f);
-	return tgid > 0 ? tgid : tid;
-}
-
 /*
  * -p PID: as strace, only that thread; with -f every thread of its
  * process, PID first.  Returns the number of threads attached or -errno.
  */
-static int attach_process(struct session *ss, pid_t pid)
+static int attach_process(struct cli *cli, pid_t pid)
 {
 	int err;
 
-	err = attach_engines(ss, pid, read_tgid(pid));
+	err = attach_engines(cli, pid, read_tgid(pid));
 	if (err)
 		return err;
 	/* Every other thread of its process too, with -f. */
-	err = follow(ss, pid);
+	err = follow(cli, pid);
 	return 1 + (err > 0 ? err : 0);
 }
 
@@ -437,6 +429,7 @@ static int attach_process(struct session *ss, pid_t pid)
  * then executes; the engines hide what it does before its execve.
  */
 struct starter {
+	const struct options *o;
 	char path[PATH_MAX];	/* the command, found along PATH */
 	uid_t uid, euid;	/* -u: the user's, or the file's set-user-ID */
 	gid_t gid, egid;
@@ -446,15 +439,15 @@ struct starter {
 /* strace's search: as given with a '/', else along PATH; 0 or -errno. */
 static int find_command(struct starter *s)
 {
-	const char *file = opt.argv[0], *path = getenv("PATH");
+	const char *file = s->o->argv[0], *path = getenv("PATH");
 	struct stat st;
 	int err = -ENOENT;
 
-	if (opt.envp) {
+	if (s->o->envp) {
 		char **e;
 
 		path = NULL;
-		for (e = opt.envp; *e; e++)
+		for (e = s->o->envp; *e; e++)
 			if (!strncmp(*e, "PATH=", 5))
 				path = *e + 5;
 	}
@@ -490,16 +483,17 @@ static void user_ids(struct starter *s)
 
 	s->uid = s->euid = getuid();
 	s->gid = s->egid = getgid();
-	if (!opt.user)
+	if (!s->o->user)
 		return;
 	if (getuid() != 0 || geteuid() != 0) {
 		fprintf(stderr, "utrace: You must be root to use the "
 			"-u/--username option\n");
 		exit(1);
 	}
-	pw = getpwnam(opt.user);
+	pw = getpwnam(s->o->user);
 	if (!pw) {
-		fprintf(stderr, "utrace: Cannot find user '%s'\n", opt.user);
+		fprintf(stderr, "utrace: Cannot find user '%s'\n",
+			s->o->user);
 		exit(1);
 	}
 	s->uid = s->euid = pw->pw_uid;
@@ -521,9 +515,9 @@ static void __attribute__((noreturn)) become_command(struct starter *s)
 	if (read(s->go[0], &c, 1) != 1)
 		_exit(1);	/* the tracer failed: it said why */
 	close(s->go[0]);
-	if (opt.user) {
+	if (s->o->user) {
 		/* Groups first: they need the privileges setuid drops. */
-		if (initgroups(opt.user, s->gid) < 0) {
+		if (initgroups(s->o->user, s->gid) < 0) {
 			fprintf(stderr, "utrace: initgroups: %s\n",
 				strerror(errno));
 			_exit(1);
@@ -539,15 +533,15 @@ static void __attribute__((noreturn)) become_command(struct starter *s)
 			_exit(1);
 		}
 	}
-	execve(s->path, opt.argv, opt.envp ? opt.envp : environ);
+	execve(s->path, s->o->argv, s->o->envp ? s->o->envp : environ);
 	fprintf(stderr, "utrace: exec: %s\n", strerror(errno));
 	_exit(1);
 }
 
-static void start_failed(int err)
+static void start_failed(const char *cmd, int err)
 {
 	if (err == -ENOENT)
-		fprintf(stderr, "utrace: Can't stat '%s': %s\n", opt.argv[0],
+		fprintf(stderr, "utrace: Can't stat '%s': %s\n", cmd,
 			strerror(-err));
 	else
 		fprintf(stderr, "utrace: exec: %s\n", strerror(-err));
@@ -581,12 +575,12 @@ static pid_t daemonize(struct starter *s)
 	if (c > 0)
 		_exit(0);
 	close(s->go[0]);
-	if (opt.daemonize == 2 && setpgid(0, 0) < 0) {
+	if (s->o->daemonize == 2 && setpgid(0, 0) < 0) {
 		fprintf(stderr, "utrace: Cannot create a new process group: "
 			"%s\n", strerror(errno));
 		_exit(1);
 	}
-	if (opt.daemonize == 3 && setsid() < 0) {
+	if (s->o->daemonize == 3 && setsid() < 0) {
 		fprintf(stderr, "utrace: Cannot create a new session: %s\n",
 			strerror(errno));
 		_exit(1);
@@ -610,29 +604,29 @@ static pid_t fork_command(struct starter *s)
 }
 
 /* Trace the command started by daemonize() or fork_command(); let it go. */
-static int trace_started(struct session *ss, struct starter *s, pid_t pid)
+static int trace_started(struct cli *cli, struct starter *s, pid_t pid)
 {
 	struct tinfo *t;
 	char c = 1;
 	int err;
 
-	err = attach_engines(ss, pid, pid);
+	err = attach_engines(cli, pid, pid);
 	if (err) {
 		fprintf(stderr, "utrace: attach: ptrace(PTRACE_SEIZE, %d): %s\n",
 			pid, strerror(-err));
-		if (!opt.daemonize)
+		if (!cli->opt.daemonize)
 			kill(pid, SIGKILL);
 		close(s->go[1]);	/* a -D command exits 1 */
 		return err;
 	}
-	t = tinfo(pid, false);
+	t = tinfo(cli, pid, false);
 	if (t) {
 		t->hide = true;
 		t->keep_exec = true;
 	}
-	follow(ss, pid);
+	follow(cli, pid);
 	/* strace announces the command it attached to with -D. */
-	if (opt.daemonize && !(opt.quiet & Q_ATTACH) && !opt.json)
+	if (cli->opt.daemonize && !(cli->opt.quiet & Q_ATTACH) && !cli->opt.json)
 		fprintf(stderr, "utrace: Process %d attached\n", pid);
 	if (write(s->go[1], &c, 1) != 1)
 		err = -errno;
@@ -647,7 +641,8 @@ static const int fatal_sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM };
 static void on_signal(int sig)
 {
 	interrupted = sig;
-	utrace_break(tracer);
+	if (break_tracer)
+		utrace_break(break_tracer);
 }
 
 /*
@@ -656,19 +651,19 @@ static void on_signal(int sig)
  * that a Ctrl-C meant for the program does not stop its trace.  Called
  * after the command was spawned, which keeps its own dispositions.
  */
-static void setup_signals(void)
+static void setup_signals(const struct options *o)
 {
 	struct sigaction sa;
 	size_t i;
 
 	/* No SA_RESTART: the loop's wait returns and sees the break. */
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = opt.intr_never ? SIG_IGN : on_signal;
+	sa.sa_handler = o->intr_never ? SIG_IGN : on_signal;
 	for (i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
-		if (fatal_sigs[i] != SIGPIPE || opt.intr_never)
+		if (fatal_sigs[i] != SIGPIPE || o->intr_never)
 			sigaction(fatal_sigs[i], &sa, NULL);
 	/* -I 4 (never_tstp): ^Z does not stop utrace either. */
-	if (opt.intr >= 4) {
+	if (o->intr >= 4) {
 		sa.sa_handler = SIG_IGN;
 		sigaction(SIGTSTP, &sa, NULL);
 	}
@@ -678,62 +673,131 @@ static void setup_signals(void)
  * The outputs' ends: the -c table, the trace, the timeline's JSON.  The
  * objects are freed once the tracer is (else the process is about to die).
  */
-static void finish_outputs(struct session *ss, bool free_them)
+static void finish_outputs(struct cli *cli, bool free_them)
 {
-	if (ss->counter)
-		counter_report(ss->counter, summary_file());
-	printer_finish();
-	timeline_free(ss->timeline);
-	ss->timeline = NULL;
+	if (cli->counter)
+		counter_report(cli->counter, sink_file(cli->out));
+	sink_finish(cli->out);
+	timeline_free(cli->timeline);
+	cli->timeline = NULL;
 	if (free_them) {
-		counter_free(ss->counter);
-		injector_free(ss->injector);
-		ss->counter = NULL;
-		ss->injector = NULL;
+		counter_free(cli->counter);
+		injector_free(cli->injector);
+		cli->counter = NULL;
+		cli->injector = NULL;
 	}
 }
 
-/* The engine objects the options ask for; false when out of memory. */
-static bool session_init(struct session *ss)
+/* The printer's settings, from the options. */
+static void printer_settings_of(struct cli *cli, struct printer_settings *s)
 {
-	if (opt.ninject) {
+	const struct options *o = &cli->opt;
+
+	printer_defaults(s);
+	if (!o->trace_all) {
+		s->nrs = cli->nrs;
+		s->nnrs = cli->nnrs;
+	}
+	memcpy(s->signals, o->signal_set, sizeof(s->signals));
+	memcpy(s->abbrev, o->abbrev, sizeof(s->abbrev));
+	s->status_mask = o->status_mask;
+	s->strsize = o->strsize;
+	s->decode_fds = o->decode_fds;
+	s->hexstr = o->hexstr;
+	s->xlat_style = o->xlat_style;
+	s->syscall_times = o->syscall_times;
+	s->t_digits = o->t_digits;
+	s->timestamps = o->timestamps;
+	s->ts_digits = o->ts_digits;
+	s->relative = o->relative;
+	s->rel_digits = o->rel_digits;
+	s->print_nr = o->print_nr;
+	s->print_ip = o->print_ip;
+	s->columns = o->columns;
+	s->decode_pids = o->decode_pids;
+	/* As strace: -o FILE with -f (or -p twice) puts the pid in front. */
+	if (o->outfile && !o->follow_separately &&
+	    (o->follow || o->nattach > 1))
+		s->pids = PR_PIDS_ALWAYS;
+	else if (o->outfile)
+		s->pids = PR_PIDS_NEVER;
+	else
+		s->pids = PR_PIDS_MANY;
+	s->quiet = o->quiet;
+	s->json = o->json;
+	s->stack_trace = o->stack_trace;
+	s->paths = &o->trace_paths;
+	s->read_fds = &o->read_fds;
+	s->write_fds = &o->write_fds;
+	s->ff_prefix = o->follow_separately ? o->outfile : NULL;
+	s->append = o->append;
+	s->injector = cli->injector;
+	s->host = keeper_host(cli);
+}
+
+/* The engine objects the options ask for; false when it failed (said). */
+static bool engines_new(struct cli *cli)
+{
+	const struct options *o = &cli->opt;
+	int i;
+
+	if (sink_open(o->follow_separately ? NULL : o->outfile, o->append,
+		      &cli->out))
+		return false;
+	for (i = 0; i < NR_MAX; i++)
+		if (o->trace_set[i])
+			cli->nrs[cli->nnrs++] = i;
+	if (o->ninject) {
 		struct injector_settings is = {
-			.rules = opt.inject, .nrules = opt.ninject,
-			.paths = &opt.trace_paths, .host = keeper_host,
+			.rules = o->inject, .nrules = o->ninject,
+			.paths = &o->trace_paths, .host = keeper_host(cli),
 		};
 
-		ss->injector = injector_new(&is);
-		if (!ss->injector)
+		cli->injector = injector_new(&is);
+		if (!cli->injector)
 			return false;
-		printer_set_injector(ss->injector);
 	}
-	if (opt.summary_only || opt.summary) {
+	if (o->summary_only || o->summary) {
 		struct counter_settings cs = {
-			.wall_clock = opt.wall_clock, .all_threads = opt.follow,
-			.paths = &opt.trace_paths, .sort = opt.sort,
-			.cols = opt.sum_cols, .host = keeper_host,
+			.wall_clock = o->wall_clock, .all_threads = o->follow,
+			.paths = &o->trace_paths, .sort = o->sort,
+			.cols = o->sum_cols, .host = keeper_host(cli),
 		};
 
-		cs.nrs = trace_nrs(&cs.nnrs);
-		ss->counter = counter_new(&cs);
-		if (!ss->counter)
+		if (!o->trace_all) {
+			cs.nrs = cli->nrs;
+			cs.nnrs = cli->nnrs;
+		}
+		cli->counter = counter_new(&cs);
+		if (!cli->counter)
 			return false;
 	}
-	if (opt.timeline) {
-		struct timeline_settings ts = { .host = keeper_host };
+	if (o->timeline) {
+		struct timeline_settings ts = { .host = keeper_host(cli) };
 
-		ts.out = fopen(opt.timeline, "we");
+		ts.out = fopen(o->timeline, "we");
 		if (!ts.out) {
 			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
-				opt.timeline, strerror(errno));
+				o->timeline, strerror(errno));
 			return false;
 		}
-		ts.nrs = trace_nrs(&ts.nnrs);
-		ss->timeline = timeline_new(&ts);
-		if (!ss->timeline) {
+		if (!o->trace_all) {
+			ts.nrs = cli->nrs;
+			ts.nnrs = cli->nnrs;
+		}
+		cli->timeline = timeline_new(&ts);
+		if (!cli->timeline) {
 			fclose(ts.out);
 			return false;
 		}
+	}
+	if (!o->summary_only) {
+		struct printer_settings ps;
+
+		printer_settings_of(cli, &ps);
+		cli->printer = printer_new(&ps, cli->out);
+		if (!cli->printer)
+			return false;
 	}
 	return true;
 }
@@ -771,199 +835,240 @@ static int exit_like(int status)
  * held runs on, and their next read of the queue says the connection
  * ended.  Said once, before the tracer is freed.
  */
-static void say_joiners(const char *why)
+static void say_joiners(struct cli *cli, const char *why)
 {
-	int n = tracer ? utrace_tracer_joiners(tracer) : 0;
+	int n = cli->tracer ? utrace_tracer_joiners(cli->tracer) : 0;
 
 	if (n <= 0)
 		return;
-	fflush(summary_file());
+	fflush(sink_file(cli->out));
 	fprintf(stderr, "utrace: %s: %d joined program%s still connected; "
 		"%s trace ends with this one, no thread is left stopped\n",
 		why, n, n == 1 ? " is" : "s are", n == 1 ? "its" : "their");
 }
 
-static void detach_all(void)
+/* The tracer and the stub go (every thread left is let go). */
+static void tracer_end(struct cli *cli)
+{
+	break_tracer = NULL;
+	utrace_tracer_free(cli->tracer);
+	cli->tracer = NULL;
+	gdbstub_free(cli->gdb);
+	cli->gdb = NULL;
+}
+
+static void detach_all(struct cli *cli)
 {
 	size_t i;
 
-	say_joiners("detaching");
+	say_joiners(cli, "detaching");
 
 	/* strace's order: per thread, the message, then its open line. */
-	for (i = 0; i < nslots; i++) {
-		if (!slots[i])
+	for (i = 0; i < cli->nslots; i++) {
+		if (!cli->slots[i])
 			continue;
-		if (!(opt.quiet & Q_ATTACH) && !opt.json) {
-			fflush(summary_file());
+		if (!(cli->opt.quiet & Q_ATTACH) && !cli->opt.json) {
+			fflush(sink_file(cli->out));
 			fprintf(stderr, "utrace: Process %d detached\n",
-				slots[i]);
+				cli->slots[i]);
 		}
-		printer_detach(slots[i]);
+		if (cli->printer)
+			printer_detach(cli->printer, cli->slots[i]);
 	}
-	utrace_tracer_free(tracer);
-	tracer = NULL;
-	gdbstub_free(gdb);
-	gdb = NULL;
+	tracer_end(cli);
 }
 
-int main(int argc, char **argv)
+/* Whether writing the trace failed (said already): exit status 1. */
+static bool output_failed(struct cli *cli)
 {
-	struct session ss = { 0 };
+	bool failed = sink_failed(cli->out);
+
+	return (cli->printer && printer_failed(cli->printer)) || failed;
+}
+
+/*
+ * utrace -p PID on a process that another tracer traces: when that
+ * tracer serves, join it and print from there.  Returns utrace's exit
+ * status, or -EPERM when it could not (to be said as an attach failure).
+ */
+static int join_other(struct cli *cli, pid_t pid)
+{
+	pid_t tp = status_field(pid, "TracerPid:", 0);
+	int err, sig;
+
+	if (tp <= 0 || tp == getpid())
+		return -EPERM;
+	tracer_end(cli);
+	err = join_trace(&cli->opt, cli->printer, cli->out, pid, tp, &sig);
+	if (err == -ENOTSUP)
+		return 1;
+	if (err >= 0) {
+		sink_finish(cli->out);
+		if (sig)
+			return die_like(sig);
+		return output_failed(cli) ? 1 : err;
+	}
+	if (err != -ECONNREFUSED)
+		fprintf(stderr, "utrace: join the tracer of %d (process %d): "
+			"%s\n", pid, tp, strerror(-err));
+	return -EPERM;
+}
+
+/* Start or attach what the options say; the number of processes traced. */
+static int start(struct cli *cli, int *status)
+{
 	struct utrace_spawn_opts so = { .size = sizeof(so) };
+	const struct options *o = &cli->opt;
 	struct starter *st = NULL;
 	pid_t started = 0;
 	int err, i, traced = 0;
 
-	parse_options(argc, argv);
-	if (opt.argv && (opt.user || opt.daemonize)) {
+	*status = 1;
+	if (o->argv && (o->user || o->daemonize)) {
 		st = calloc(1, sizeof(*st));
 		if (!st)
-			return 1;
+			return 0;
+		st->o = o;
 		err = find_command(st);
 		if (err)
-			start_failed(err);
+			start_failed(o->argv[0], err);
 		user_ids(st);
 		if (pipe2(st->go, O_CLOEXEC) < 0) {
 			fprintf(stderr, "utrace: pipe: %s\n", strerror(errno));
-			return 1;
+			free(st);
+			return 0;
 		}
 		/* Our tracer is not its parent: yama must let it attach. */
-		if (opt.daemonize) {
+		if (o->daemonize) {
 			prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
 			started = daemonize(st);
 		}
 	}
-	err = utrace_tracer_new(&tracer);
+	err = utrace_tracer_new(&cli->tracer);
 	if (err) {
 		fprintf(stderr, "utrace: %s\n", strerror(-err));
-		return 1;
+		free(st);
+		return 0;
 	}
-	if (!opt.no_serve) {
+	break_tracer = cli->tracer;
+	if (!o->no_serve) {
 		/* Others may join (utrace -p PID on our tracee); --no-serve. */
-		err = utrace_tracer_serve(tracer, UTRACE_SERVE_DEFAULT);
+		err = utrace_tracer_serve(cli->tracer, UTRACE_SERVE_DEFAULT);
 		if (err)
 			fprintf(stderr, "utrace: not serving joiners: %s\n",
 				strerror(-err));
 	}
-	if (printer_init() < 0)
-		return 1;
-	if (!session_init(&ss))
-		return 1;
-	if (opt.gdb) {
-		err = gdbstub_new(tracer, opt.gdb, &gdb);
+	if (!engines_new(cli)) {
+		free(st);
+		return 0;
+	}
+	if (o->gdb) {
+		err = gdbstub_new(cli->tracer, o->gdb, &cli->gdb);
 		if (err) {
-			fprintf(stderr, "utrace: --gdb=%s: %s\n", opt.gdb,
+			fprintf(stderr, "utrace: --gdb=%s: %s\n", o->gdb,
 				strerror(-err));
-			utrace_tracer_free(tracer);
-			return 1;
+			free(st);
+			return 0;
 		}
 	}
 
 	if (st) {
 		if (!started)
 			started = fork_command(st);
-		if (gdb)
-			gdbstub_set_process(gdb, started, true);
-		err = trace_started(&ss, st, started);
+		if (cli->gdb)
+			gdbstub_set_process(cli->gdb, started, true);
+		if (cli->printer)
+			printer_set_command(cli->printer, started);
+		err = trace_started(cli, st, started);
 		free(st);
-		if (err) {
-			utrace_tracer_free(tracer);
-			return 1;
-		}
-		main_pid = started;
+		if (err)
+			return 0;
+		cli->main_pid = started;
 		traced++;
-	} else if (opt.argv) {
-		so.envp = opt.envp;
+	} else if (o->argv) {
+		so.envp = o->envp;
 		/* -b execve: as strace, no seccomp filter (it would outlive us). */
-		if (opt.detach_execve)
+		if (o->detach_execve)
 			so.flags |= UTRACE_SPAWN_NO_FILTER;
-		err = utrace_spawn(tracer, opt.argv, &so, &main_pid);
+		err = utrace_spawn(cli->tracer, o->argv, &so, &cli->main_pid);
 		if (err) {
 			/* strace's words: its stat() or its child's exec. */
 			if (err == -ENOENT)
 				fprintf(stderr, "utrace: Can't stat '%s': %s\n",
-					opt.argv[0], strerror(-err));
+					o->argv[0], strerror(-err));
 			else if (err == -EAGAIN || err == -ENOMEM)
 				fprintf(stderr, "utrace: fork: %s\n",
 					strerror(-err));
 			else
 				fprintf(stderr, "utrace: exec: %s\n",
 					strerror(-err));
-			utrace_tracer_free(tracer);
-			return 1;
+			return 0;
 		}
-		if (gdb)
-			gdbstub_set_process(gdb, main_pid, true);
-		err = attach_engines(&ss, main_pid, main_pid);
+		if (cli->gdb)
+			gdbstub_set_process(cli->gdb, cli->main_pid, true);
+		if (cli->printer)
+			printer_set_command(cli->printer, cli->main_pid);
+		err = attach_engines(cli, cli->main_pid, cli->main_pid);
 		if (err) {
 			fprintf(stderr, "utrace: attach: pid %d: %s\n",
-				main_pid, strerror(-err));
-			kill(main_pid, SIGKILL);
-			utrace_tracer_free(tracer);
-			return 1;
+				cli->main_pid, strerror(-err));
+			kill(cli->main_pid, SIGKILL);
+			return 0;
 		}
-		if (tinfo(main_pid, false))
-			tinfo(main_pid, false)->keep_exec = true;
-		follow(&ss, main_pid);
+		if (tinfo(cli, cli->main_pid, false))
+			tinfo(cli, cli->main_pid, false)->keep_exec = true;
+		follow(cli, cli->main_pid);
 		traced++;
 	}
-	setup_signals();
-	if (gdb && !opt.argv && opt.nattach)
-		gdbstub_set_process(gdb, read_tgid(opt.attach[0]), false);
-	for (i = 0; i < opt.nattach && !interrupted; i++) {
-		err = attach_process(&ss, opt.attach[i]);
-		if (err == -EPERM && !opt.argv && opt.nattach == 1) {
+	setup_signals(o);
+	if (cli->gdb && !o->argv && o->nattach)
+		gdbstub_set_process(cli->gdb, read_tgid(o->attach[0]), false);
+	for (i = 0; i < o->nattach && !interrupted; i++) {
+		err = attach_process(cli, o->attach[i]);
+		if (err == -EPERM && !o->argv && o->nattach == 1) {
 			/*
 			 * Traced already: join its tracer if it serves (another
 			 * utrace, utraced), and print from there.
 			 */
-			pid_t tp = status_field(opt.attach[i], "TracerPid:", 0);
-			int sig;
-
-			if (tp > 0 && tp != getpid()) {
-				utrace_tracer_free(tracer);
-				tracer = NULL;
-				gdbstub_free(gdb);
-				gdb = NULL;
-				err = join_trace(opt.attach[i], tp, &sig);
-				if (err == -ENOTSUP)
-					return 1;
-				if (err >= 0) {
-					printer_finish();
-					if (sig)
-						return die_like(sig);
-					return printer_failed() ? 1 : err;
-				}
-				if (err != -ECONNREFUSED)
-					fprintf(stderr, "utrace: join the "
-						"tracer of %d (process %d): "
-						"%s\n", opt.attach[i], tp,
-						strerror(-err));
-				err = -EPERM;
+			err = join_other(cli, o->attach[i]);
+			if (err >= 0) {
+				*status = err;
+				return -1;
 			}
 		}
 		if (err < 0) {
 			/* As strace: not fatal while something is traced. */
 			fprintf(stderr, "utrace: attach: ptrace(PTRACE_SEIZE, "
-				"%d): %s\n", opt.attach[i], strerror(-err));
+				"%d): %s\n", o->attach[i], strerror(-err));
 			continue;
 		}
 		traced++;
-		if ((opt.quiet & Q_ATTACH) || opt.json)
+		if ((o->quiet & Q_ATTACH) || o->json)
 			continue;
 		if (err > 1)
 			fprintf(stderr, "utrace: Process %d attached with %d "
-				"threads\n", opt.attach[i], err);
+				"threads\n", o->attach[i], err);
 		else
 			fprintf(stderr, "utrace: Process %d attached\n",
-				opt.attach[i]);
+				o->attach[i]);
 	}
+	return traced;
+}
+
+/* One run: start, trace until the end, the exit status. */
+static int run(struct cli *cli, int argc, char **argv)
+{
+	int status, traced;
+
+	parse_options(&cli->opt, argc, argv);
+	traced = start(cli, &status);
+	if (traced < 0)
+		return status;		/* joined another tracer */
 	if (!traced) {
-		utrace_tracer_free(tracer);
-		gdbstub_free(gdb);
+		tracer_end(cli);
 		return 1;
 	}
-	if (gdb && gdbstub_start(gdb) < 0)
+	if (cli->gdb && gdbstub_start(cli->gdb) < 0)
 		fprintf(stderr, "utrace: --gdb: no thread to debug\n");
 
 	/*
@@ -971,18 +1076,23 @@ int main(int argc, char **argv)
 	 * status ready); they are written out before each dispatch that may
 	 * wait, so every line is out as soon as the tracees go quiet.
 	 */
-	while (!interrupted && (live > 0 || gdbstub_serving(gdb))) {
-		int to = ss.injector ? injector_timeout_ms(ss.injector) : -1;
+	while (!interrupted && (cli->live > 0 || gdbstub_serving(cli->gdb))) {
+		int to = cli->injector ? injector_timeout_ms(cli->injector) :
+			 -1;
 
-		if (to)
-			printer_flush();
-		if ((gdb ? gdbstub_dispatch(gdb, to) :
-		     utrace_dispatch(tracer, to)) < 0)
+		if (to) {
+			if (cli->printer)
+				printer_flush(cli->printer);
+			else
+				sink_flush(cli->out);
+		}
+		if ((cli->gdb ? gdbstub_dispatch(cli->gdb, to) :
+		     utrace_dispatch(cli->tracer, to)) < 0)
 			break;
-		if (ndetached)
-			drop_detached();
-		if (ss.injector)
-			injector_run_timers(ss.injector);
+		if (cli->ndetached)
+			drop_detached(cli);
+		if (cli->injector)
+			injector_run_timers(cli->injector);
 	}
 
 	if (interrupted) {
@@ -991,23 +1101,47 @@ int main(int argc, char **argv)
 		 * command (without waiting: it may ignore it), then die of the
 		 * signal too.
 		 */
-		detach_all();
-		if (main_pid > 0) {
-			kill(main_pid, SIGCONT);
-			kill(main_pid, interrupted);
+		detach_all(cli);
+		if (cli->main_pid > 0) {
+			kill(cli->main_pid, SIGCONT);
+			kill(cli->main_pid, interrupted);
 		}
-		finish_outputs(&ss, false);
+		finish_outputs(cli, false);
 		return die_like(interrupted);
 	}
-	say_joiners("the trace ends");
-	utrace_tracer_free(tracer);
-	gdbstub_free(gdb);
-	finish_outputs(&ss, true);
-	if (main_pid > 0 && main_status >= 0 && WIFSIGNALED(main_status))
-		return exit_like(main_status);
-	if (printer_failed())
+	say_joiners(cli, "the trace ends");
+	tracer_end(cli);
+	finish_outputs(cli, true);
+	if (cli->main_pid > 0 && cli->main_status >= 0 &&
+	    WIFSIGNALED(cli->main_status))
+		return exit_like(cli->main_status);
+	if (output_failed(cli))
 		return 1;
-	if (main_pid > 0 && main_status >= 0)
-		return exit_like(main_status);
+	if (cli->main_pid > 0 && cli->main_status >= 0)
+		return exit_like(cli->main_status);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli *cli = calloc(1, sizeof(*cli));
+	int status;
+
+	if (!cli) {
+		fprintf(stderr, "utrace: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	cli->main_status = -1;
+	status = run(cli, argc, argv);
+	/* Whatever is left, with the tracer gone. */
+	tracer_end(cli);
+	printer_free(cli->printer);
+	counter_free(cli->counter);
+	injector_free(cli->injector);
+	timeline_free(cli->timeline);
+	sink_free(cli->out);
+	tinfo_free_all(cli);
+	options_free(&cli->opt);
+	free(cli);
+	return status;
 }

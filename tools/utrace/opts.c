@@ -12,7 +12,6 @@
 
 #include "cli.h"
 
-struct options opt;
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 						      noreturn));
@@ -329,7 +328,7 @@ static void parse_syscall_set(const char *val, bool *set, const char *what)
 	free(copy);
 }
 
-static void parse_signal_set(const char *val)
+static void parse_signal_set(struct options *o, const char *val)
 {
 	char *copy = strdup(val), *tok, *save = NULL;
 	bool neg = false, tmp[65];
@@ -358,7 +357,7 @@ static void parse_signal_set(const char *val)
 		tmp[sig] = true;
 	}
 	for (i = 1; i <= 64; i++)
-		opt.signal_set[i] = neg ? !tmp[i] : tmp[i];
+		o->signal_set[i] = neg ? !tmp[i] : tmp[i];
 	free(copy);
 }
 
@@ -401,7 +400,7 @@ static unsigned parse_name_set(const char *val, const char *what,
 	return neg ? all & ~mask : mask;
 }
 
-static void parse_status_set(const char *val)
+static void parse_status_set(struct options *o, const char *val)
 {
 	static const struct name_bits names[] = {
 		{ "successful", ST_SUCCESSFUL }, { "failed", ST_FAILED },
@@ -410,13 +409,13 @@ static void parse_status_set(const char *val)
 		{ "detached", ST_DETACHED }, { "all", ST_ALL }, { "none", 0 },
 	};
 
-	opt.status_mask = parse_name_set(val, "status", names,
+	o->status_mask = parse_name_set(val, "status", names,
 					 sizeof(names) / sizeof(names[0]),
 					 ST_ALL);
 }
 
 /* -e quiet=SET, --quiet=SET: strace's names. */
-static void parse_quiet_set(const char *val)
+static void parse_quiet_set(struct options *o, const char *val)
 {
 	static const struct name_bits names[] = {
 		{ "attach", Q_ATTACH }, { "exit", Q_EXIT }, { "exits", Q_EXIT },
@@ -426,7 +425,7 @@ static void parse_quiet_set(const char *val)
 		{ "all", Q_ALL }, { "none", 0 },
 	};
 
-	opt.quiet = parse_name_set(val, "quiet", names,
+	o->quiet = parse_name_set(val, "quiet", names,
 				   sizeof(names) / sizeof(names[0]), Q_ALL);
 }
 
@@ -434,17 +433,17 @@ static void parse_quiet_set(const char *val)
  * -y, --decode-fds=SET: path, socket, dev, pidfd, all, none; a leading !
  * negates (-yy is all).
  */
-static void parse_decode_fds(const char *val)
+static void parse_decode_fds(struct options *o, const char *val)
 {
 	static const struct name_bits names[] = {
 		{ "path", DF_PATH }, { "socket", DF_SOCKET }, { "dev", DF_DEV },
 		{ "pidfd", DF_PIDFD }, { "all", DF_ALL }, { "none", 0 },
 	};
 
-	opt.decode_fds = parse_name_set(val, "decode-fds", names,
+	o->decode_fds = parse_name_set(val, "decode-fds", names,
 					sizeof(names) / sizeof(names[0]),
 					DF_ALL);
-	opt.decode_fds_given = true;
+	o->decode_fds_given = true;
 }
 
 static long parse_num(const char *s, const char *what, long min)
@@ -505,15 +504,15 @@ static void parse_when(struct inject_rule *r, const char *s, const char *spec,
 		die_plain("invalid %s argument '%s'", what, spec);
 }
 
-static void parse_inject(const char *val)
+static void parse_inject(struct options *o, const char *val)
 {
 	char *copy = strdup(val), *colon, *tok, *save = NULL;
 	struct inject_rule *r;
 	bool action = false;
 
-	if (opt.ninject >= MAX_INJECT)
+	if (o->ninject >= MAX_INJECT)
 		die("too many --inject rules (at most %d)", MAX_INJECT);
-	r = &opt.inject[opt.ninject++];
+	r = &o->inject[o->ninject++];
 	memset(r, 0, sizeof(*r));
 	r->first = 1;
 	r->last = ~0U;
@@ -612,14 +611,14 @@ static void parse_fd_set(struct num_set *set, const char *val)
  * -e fault=SET[:error=ERRNO][:when=WHEN]: strace's older form of
  * --inject, with only these two keys and ENOSYS when no error is given.
  */
-static void parse_fault(const char *val)
+static void parse_fault(struct options *o, const char *val)
 {
 	char *copy = strdup(val), *colon, *tok, *save = NULL;
 	struct inject_rule *r;
 
-	if (opt.ninject >= MAX_INJECT)
+	if (o->ninject >= MAX_INJECT)
 		die("too many --inject rules (at most %d)", MAX_INJECT);
-	r = &opt.inject[opt.ninject++];
+	r = &o->inject[o->ninject++];
 	memset(r, 0, sizeof(*r));
 	r->first = 1;
 	r->last = ~0U;
@@ -645,46 +644,55 @@ static void parse_fault(const char *val)
 	free(copy);
 }
 
-static bool quiet_set;		/* -e quiet= or --quiet seen */
+/* What the parse has seen so far, beside the options it fills. */
+struct parser {
+	struct options *o;
+	bool quiet_set;		/* -e quiet= or --quiet seen */
+	int ts_format;		/* --timestamps format: 0 none, 1 time, 3 unix */
+	int ts_prec;		/* --timestamps precision (-1: not given) */
+	int xs;			/* -x seen (count) */
+	bool long_seen;		/* --strings-in-hex seen */
+};
 
-static void parse_expr(const char *e)
+static void parse_expr(struct parser *ps, const char *e)
 {
+	struct options *o = ps->o;
 	const char *eq = strchr(e, '=');
 	size_t n = eq ? (size_t)(eq - e) : 0;
 	const char *v = eq ? eq + 1 : e;
 
 	if (!eq || (n == 5 && !strncmp(e, "trace", 5)) ||
 	    (n == 1 && *e == 't')) {
-		parse_syscall_set(v, opt.trace_set, "-e trace");
-		opt.trace_all = false;
+		parse_syscall_set(v, o->trace_set, "-e trace");
+		o->trace_all = false;
 	} else if ((n == 6 && !strncmp(e, "signal", 6)) ||
 		   (n == 7 && !strncmp(e, "signals", 7)) ||
 		   (n == 1 && *e == 's')) {
-		parse_signal_set(v);
+		parse_signal_set(o, v);
 	} else if (n == 6 && !strncmp(e, "status", 6)) {
-		parse_status_set(v);
+		parse_status_set(o, v);
 	} else if (n == 6 && !strncmp(e, "inject", 6)) {
-		parse_inject(v);
+		parse_inject(o, v);
 	} else if (n == 5 && !strncmp(e, "fault", 5)) {
-		parse_fault(v);
+		parse_fault(o, v);
 	} else if ((n == 5 && !strncmp(e, "quiet", 5)) ||
 		   (n == 6 && !strncmp(e, "silent", 6)) ||
 		   (n == 6 && !strncmp(e, "silence", 6))) {
-		parse_quiet_set(v);
-		quiet_set = true;
+		parse_quiet_set(o, v);
+		ps->quiet_set = true;
 	} else if ((n == 6 && !strncmp(e, "abbrev", 6)) ||
 		   (n == 1 && *e == 'a')) {
-		parse_syscall_set(v, opt.abbrev, "-e abbrev");
+		parse_syscall_set(v, o->abbrev, "-e abbrev");
 	} else if ((n == 4 && !strncmp(e, "read", 4)) ||
 		   (n == 5 && !strncmp(e, "reads", 5)) ||
 		   (n == 1 && *e == 'r')) {
-		parse_fd_set(&opt.read_fds, v);
+		parse_fd_set(&o->read_fds, v);
 	} else if ((n == 5 && !strncmp(e, "write", 5)) ||
 		   (n == 6 && !strncmp(e, "writes", 6)) ||
 		   (n == 1 && *e == 'w')) {
-		parse_fd_set(&opt.write_fds, v);
+		parse_fd_set(&o->write_fds, v);
 	} else if (n == 10 && !strncmp(e, "decode-fds", 10)) {
-		parse_decode_fds(v);
+		parse_decode_fds(o, v);
 	} else {
 		die("-e %.*s: not supported by utrace (supported: trace, "
 		    "signal, status, inject, fault, quiet, read, write, "
@@ -693,7 +701,7 @@ static void parse_expr(const char *e)
 	}
 }
 
-static void parse_pids(const char *s)
+static void parse_pids(struct options *o, const char *s)
 {
 	char *copy = strdup(s), *tok, *save = NULL;
 
@@ -701,10 +709,10 @@ static void parse_pids(const char *s)
 	     tok = strtok_r(NULL, ", ", &save)) {
 		long pid = parse_num(tok, "process id", 1);
 
-		if (opt.nattach >= (int)(sizeof(opt.attach) /
-					 sizeof(opt.attach[0])))
+		if (o->nattach >= (int)(sizeof(o->attach) /
+					 sizeof(o->attach[0])))
 			die("too many -p processes");
-		opt.attach[opt.nattach++] = (pid_t)pid;
+		o->attach[o->nattach++] = (pid_t)pid;
 	}
 	free(copy);
 }
@@ -745,7 +753,7 @@ static enum sum_col parse_sort(const char *s)
 }
 
 /* -U COL[,COL...]: the -c columns in this order; syscall is always in. */
-static void parse_columns(const char *val)
+static void parse_columns(struct options *o, const char *val)
 {
 	bool seen[COL_MAX_] = { false };
 	const char *p = val;
@@ -766,14 +774,14 @@ static void parse_columns(const char *val)
 			    "once: '%s' (-U option residual: '%s')",
 			    col_names[i].name, p);
 		seen[col_names[i].col] = true;
-		opt.sum_cols[n++] = col_names[i].col;
+		o->sum_cols[n++] = col_names[i].col;
 		if (!p[len])
 			break;
 		p += len + 1;
 	}
 	if (!seen[COL_NAME])
-		opt.sum_cols[n++] = COL_NAME;
-	opt.sum_cols[n] = COL_NONE;
+		o->sum_cols[n++] = COL_NAME;
+	o->sum_cols[n] = COL_NONE;
 }
 
 enum {
@@ -797,11 +805,8 @@ static int precision_digits(const char *s)
 	return -1;
 }
 
-static int ts_format = -1;	/* --timestamps format: 0 none, 1 time, 3 unix */
-static int ts_prec = -1;
-
 /* --timestamps=[format:]FORMAT,[precision:]PRECISION */
-static void parse_ts_arg(const char *arg)
+static void parse_ts_arg(struct parser *ps, const char *arg)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
 
@@ -818,13 +823,13 @@ static void parse_ts_arg(const char *arg)
 			what = 2;
 		}
 		if (what != 2 && !strcmp(v, "none"))
-			ts_format = 0;
+			ps->ts_format = 0;
 		else if (what != 2 && !strcmp(v, "time"))
-			ts_format = 1;
+			ps->ts_format = 1;
 		else if (what != 2 && !strcmp(v, "unix"))
-			ts_format = 3;
+			ps->ts_format = 3;
 		else if (what != 1 && precision_digits(v) >= 0)
-			ts_prec = precision_digits(v);
+			ps->ts_prec = precision_digits(v);
 		else
 			die("invalid --timestamps argument: '%s'", arg);
 	}
@@ -832,33 +837,33 @@ static void parse_ts_arg(const char *arg)
 }
 
 /* -E VAR=VAL puts VAR=VAL in the command's environment; -E VAR removes. */
-static void env_edit(const char *arg)
+static void env_edit(struct options *o, const char *arg)
 {
 	extern char **environ;
 	size_t n = 0, i, j, klen = strcspn(arg, "=");
 
-	if (!opt.envp) {
+	if (!o->envp) {
 		while (environ[n])
 			n++;
-		opt.envp = calloc(n + 1, sizeof(char *));
-		if (!opt.envp)
+		o->envp = calloc(n + 1, sizeof(char *));
+		if (!o->envp)
 			die_plain("out of memory");
 		for (i = 0; i < n; i++)
-			opt.envp[i] = environ[i];
+			o->envp[i] = environ[i];
 	}
-	for (i = j = 0; opt.envp[i]; i++)
-		if (strncmp(opt.envp[i], arg, klen) ||
-		    opt.envp[i][klen] != '=')
-			opt.envp[j++] = opt.envp[i];
-	opt.envp[j] = NULL;
+	for (i = j = 0; o->envp[i]; i++)
+		if (strncmp(o->envp[i], arg, klen) ||
+		    o->envp[i][klen] != '=')
+			o->envp[j++] = o->envp[i];
+	o->envp[j] = NULL;
 	if (arg[klen] == '=') {
-		char **p = realloc(opt.envp, (j + 2) * sizeof(char *));
+		char **p = realloc(o->envp, (j + 2) * sizeof(char *));
 
 		if (!p)
 			die_plain("out of memory");
-		opt.envp = p;
-		opt.envp[j] = (char *)arg;
-		opt.envp[j + 1] = NULL;
+		o->envp = p;
+		o->envp[j] = (char *)arg;
+		o->envp[j + 1] = NULL;
 	}
 }
 
@@ -875,35 +880,47 @@ static int parse_intr(const char *s)
 	die("invalid -I argument: '%s'", s);
 }
 
-/* -x, -xx, --strings-in-hex[=WHICH]: opt.hexstr, for decode.c's quoting. */
+/* -x, -xx, --strings-in-hex[=WHICH]: o->hexstr, for decode.c's quoting. */
 #define OPT_STRINGS_IN_HEX 0x7800
 
-static void parse_hexstr(int c, const char *arg)
+static void parse_hexstr(struct parser *ps, int c, const char *arg)
 {
-	static int xs;
-	static bool long_seen;
+	struct options *o = ps->o;
 
-	if (c == 'x' ? long_seen : xs > 0)
+	if (c == 'x' ? ps->long_seen : ps->xs > 0)
 		die_plain("-x and --strings-in-hex cannot be provided "
 			  "simultaneously");
 	if (c == 'x') {
-		opt.hexstr = ++xs > 1 ? DEC_HEX_ALL : DEC_HEX_NON_ASCII;
+		o->hexstr = ++ps->xs > 1 ? DEC_HEX_ALL : DEC_HEX_NON_ASCII;
 		return;
 	}
-	long_seen = true;
+	ps->long_seen = true;
 	if (!arg || !strcmp(arg, "all"))
-		opt.hexstr = DEC_HEX_ALL;
+		o->hexstr = DEC_HEX_ALL;
 	else if (!strcmp(arg, "non-ascii"))
-		opt.hexstr = DEC_HEX_NON_ASCII;
+		o->hexstr = DEC_HEX_NON_ASCII;
 	else if (!strcmp(arg, "non-ascii-chars"))
-		opt.hexstr = DEC_HEX_NON_ASCII_CHARS;
+		o->hexstr = DEC_HEX_NON_ASCII_CHARS;
 	else if (!strcmp(arg, "none"))
-		opt.hexstr = DEC_HEX_NONE;
+		o->hexstr = DEC_HEX_NONE;
 	else
 		die("invalid --strings-in-hex argument: '%s'", arg);
 }
 
-int parse_options(int argc, char **argv)
+void options_free(struct options *o)
+{
+	int i;
+
+	for (i = 0; i < o->trace_paths.n; i++)
+		free(o->trace_paths.paths[i]);
+	free(o->trace_paths.paths);
+	free(o->read_fds.v);
+	free(o->write_fds.v);
+	free(o->envp);
+	memset(o, 0, sizeof(*o));
+}
+
+int parse_options(struct options *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "strings-in-hex", optional_argument, NULL,
@@ -963,15 +980,17 @@ int parse_options(int argc, char **argv)
 	int c, follow = 0, qflag = 0, yflag = 0, i, rel_prec = -1, t_prec = -1;
 	bool seccomp = false, abs_ts = false, sort_set = false;
 	int daemon_short = 0, daemon_long = 0;
+	struct parser parser = { .o = o, .ts_format = -1, .ts_prec = -1 };
+	struct parser *ps = &parser;
 
-	opt.strsize = 32;
-	memset(opt.abbrev, 1, sizeof(opt.abbrev));
-	opt.columns = 40;
-	opt.sort = COL_PERCENT;
-	opt.trace_all = true;
-	opt.status_mask = ST_ALL;
+	o->strsize = 32;
+	memset(o->abbrev, 1, sizeof(o->abbrev));
+	o->columns = 40;
+	o->sort = COL_PERCENT;
+	o->trace_all = true;
+	o->status_mask = ST_ALL;
 	for (i = 1; i <= 64; i++)
-		opt.signal_set[i] = true;
+		o->signal_set[i] = true;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv,
 				"+:fo:e:s:xvyTtrcCS:U:AX:b:u:DwqZzp:P:nikYa:E:I:Vh",
@@ -979,50 +998,50 @@ int parse_options(int argc, char **argv)
 		switch (c) {
 		case 'f': follow++; break;
 		case OPT_FF: follow = 2; break;
-		case 'o': opt.outfile = optarg; break;
-		case 'e': parse_expr(optarg); break;
+		case 'o': o->outfile = optarg; break;
+		case 'e': parse_expr(ps, optarg); break;
 		case OPT_TRACE:
-			parse_syscall_set(optarg, opt.trace_set, "--trace");
-			opt.trace_all = false;
+			parse_syscall_set(optarg, o->trace_set, "--trace");
+			o->trace_all = false;
 			break;
-		case OPT_SIGNAL: parse_signal_set(optarg); break;
-		case OPT_STATUS: parse_status_set(optarg); break;
-		case OPT_INJECT: parse_inject(optarg); break;
+		case OPT_SIGNAL: parse_signal_set(o, optarg); break;
+		case OPT_STATUS: parse_status_set(o, optarg); break;
+		case OPT_INJECT: parse_inject(o, optarg); break;
 		case 's':
-			opt.strsize = (int)parse_num(optarg, "string limit", 0);
+			o->strsize = (int)parse_num(optarg, "string limit", 0);
 			break;
 		case 'x':
-		case OPT_STRINGS_IN_HEX: parse_hexstr(c, optarg); break;
+		case OPT_STRINGS_IN_HEX: parse_hexstr(ps, c, optarg); break;
 		case 'y': yflag++; break;
 		case OPT_DECODE_FDS:
-			parse_decode_fds(optarg ? optarg : "path");
+			parse_decode_fds(o, optarg ? optarg : "path");
 			break;
-		case 'T': opt.syscall_times = true; break;
+		case 'T': o->syscall_times = true; break;
 		case OPT_SC_TIMES:
-			opt.syscall_times = true;
+			o->syscall_times = true;
 			if (optarg && (t_prec = precision_digits(optarg)) < 0)
 				die("invalid --syscall-times argument: '%s'",
 				    optarg);
 			break;
-		case 't': opt.timestamps++; break;
+		case 't': o->timestamps++; break;
 		case OPT_ABS_TS:
 			abs_ts = true;
-			if (ts_format < 0)
-				ts_format = 1;
+			if (ps->ts_format < 0)
+				ps->ts_format = 1;
 			if (optarg)
-				parse_ts_arg(optarg);
+				parse_ts_arg(ps, optarg);
 			break;
-		case 'r': opt.relative = true; break;
+		case 'r': o->relative = true; break;
 		case OPT_REL_TS:
-			opt.relative = true;
+			o->relative = true;
 			if (optarg &&
 			    (rel_prec = precision_digits(optarg)) < 0)
 				die("invalid --relative-timestamps argument: "
 				    "'%s'", optarg);
 			break;
-		case 'n': opt.print_nr = true; break;
-		case 'i': opt.print_ip = true; break;
-		case 'k': opt.stack_trace = true; break;
+		case 'n': o->print_nr = true; break;
+		case 'i': o->print_ip = true; break;
+		case 'k': o->stack_trace = true; break;
 		case 'a': {
 			char *end;
 			long v;
@@ -1031,35 +1050,35 @@ int parse_options(int argc, char **argv)
 			v = strtol(optarg, &end, 10);
 			if (!*optarg || *end || errno || v < 0 || v > 0x7fffffff)
 				die("invalid -a argument: '%s'", optarg);
-			opt.columns = (int)v;
+			o->columns = (int)v;
 			break;
 		}
-		case 'E': env_edit(optarg); break;
-		case 'I': opt.intr = parse_intr(optarg); break;
+		case 'E': env_edit(o, optarg); break;
+		case 'I': o->intr = parse_intr(optarg); break;
 		case OPT_SECCOMP: seccomp = true; break;
-		case 'Y': opt.decode_pids = true; break;
+		case 'Y': o->decode_pids = true; break;
 		case OPT_DECODE_PIDS:
 			if (!strcmp(optarg, "comm"))
-				opt.decode_pids = true;
+				o->decode_pids = true;
 			else if (strcmp(optarg, "pidns") &&
 				 strcmp(optarg, "none"))
 				die_plain("invalid decode-pids '%s'", optarg);
 			break;
-		case 'c': opt.summary_only = true; break;
-		case 'C': opt.summary = true; break;
+		case 'c': o->summary_only = true; break;
+		case 'C': o->summary = true; break;
 		case 'S':
-			opt.sort = parse_sort(optarg);
+			o->sort = parse_sort(optarg);
 			sort_set = true;
 			break;
-		case 'U': parse_columns(optarg); break;
-		case 'A': opt.append = true; break;
+		case 'U': parse_columns(o, optarg); break;
+		case 'A': o->append = true; break;
 		case 'b':
 			if (strcmp(optarg, "execve"))
 				die_plain("Syscall '%s' for -b isn't supported",
 					  optarg);
-			opt.detach_execve = true;
+			o->detach_execve = true;
 			break;
-		case 'u': opt.user = optarg; break;
+		case 'u': o->user = optarg; break;
 		case 'D': daemon_short++; break;
 		case OPT_DAEMONIZE:
 			if (!optarg || !strcmp(optarg, "grandchild"))
@@ -1075,35 +1094,35 @@ int parse_options(int argc, char **argv)
 			break;
 		case 'X':
 			if (!strcmp(optarg, "raw"))
-				opt.xlat_style = DEC_XLAT_RAW;
+				o->xlat_style = DEC_XLAT_RAW;
 			else if (!strcmp(optarg, "abbrev"))
-				opt.xlat_style = DEC_XLAT_ABBREV;
+				o->xlat_style = DEC_XLAT_ABBREV;
 			else if (!strcmp(optarg, "verbose"))
-				opt.xlat_style = DEC_XLAT_VERBOSE;
+				o->xlat_style = DEC_XLAT_VERBOSE;
 			else
 				die("invalid -X argument: '%s'", optarg);
 			break;
-		case 'w': opt.wall_clock = true; break;
+		case 'w': o->wall_clock = true; break;
 		case 'q': qflag++; break;
 		case OPT_QUIET:
 			/* --quiet alone is -q: attach,personality */
-			parse_quiet_set(optarg ? optarg : "attach,personality");
-			quiet_set = true;
+			parse_quiet_set(o, optarg ? optarg : "attach,personality");
+			ps->quiet_set = true;
 			break;
-		case 'Z': opt.status_mask = ST_FAILED; break;
-		case 'z': opt.status_mask = ST_SUCCESSFUL; break;
-		case 'p': parse_pids(optarg); break;
-		case 'P': trace_path_add(&opt.trace_paths, optarg); break;
-		case 'v': memset(opt.abbrev, 0, sizeof(opt.abbrev)); break;
+		case 'Z': o->status_mask = ST_FAILED; break;
+		case 'z': o->status_mask = ST_SUCCESSFUL; break;
+		case 'p': parse_pids(o, optarg); break;
+		case 'P': trace_path_add(&o->trace_paths, optarg); break;
+		case 'v': memset(o->abbrev, 0, sizeof(o->abbrev)); break;
 		case OPT_ABBREV:
-			parse_syscall_set(optarg, opt.abbrev, "--abbrev");
+			parse_syscall_set(optarg, o->abbrev, "--abbrev");
 			break;
-		case OPT_READ: parse_fd_set(&opt.read_fds, optarg); break;
-		case OPT_WRITE: parse_fd_set(&opt.write_fds, optarg); break;
-		case OPT_JSON: opt.json = true; break;
-		case OPT_TIMELINE: opt.timeline = optarg; break;
-		case OPT_GDB: opt.gdb = optarg; break;
-		case OPT_NO_SERVE: opt.no_serve = true; break;
+		case OPT_READ: parse_fd_set(&o->read_fds, optarg); break;
+		case OPT_WRITE: parse_fd_set(&o->write_fds, optarg); break;
+		case OPT_JSON: o->json = true; break;
+		case OPT_TIMELINE: o->timeline = optarg; break;
+		case OPT_GDB: o->gdb = optarg; break;
+		case OPT_NO_SERVE: o->no_serve = true; break;
 		case 'V':
 			printf("utrace -- version %s (libutrace API %d)\n",
 			       UTRACE_CLI_VERSION, UTRACE_API_VERSION);
@@ -1119,106 +1138,106 @@ int parse_options(int argc, char **argv)
 			die("unrecognized option '%s'", argv[optind - 1]);
 		}
 	}
-	opt.follow = follow >= 1;
-	opt.follow_separately = follow >= 2 && opt.outfile;
-	if (opt.follow_separately &&
-	    (*opt.outfile == '|' || *opt.outfile == '!'))
+	o->follow = follow >= 1;
+	o->follow_separately = follow >= 2 && o->outfile;
+	if (o->follow_separately &&
+	    (*o->outfile == '|' || *o->outfile == '!'))
 		die("piping the output and -ff/--output-separately are "
 		    "mutually exclusive");
 	if (yflag) {
-		if (opt.decode_fds_given)
+		if (o->decode_fds_given)
 			die_plain("-y and --decode-fds cannot be provided "
 				  "simultaneously");
-		opt.decode_fds = yflag == 1 ? DF_PATH : DF_ALL;
+		o->decode_fds = yflag == 1 ? DF_PATH : DF_ALL;
 	}
 	/* As strace: only -e quiet=path-resolution silences this, not -qqq. */
-	trace_path_resolve(&opt.trace_paths, opt.quiet & Q_PATH, opt.hexstr);
-	if (qflag && quiet_set)
+	trace_path_resolve(&o->trace_paths, o->quiet & Q_PATH, o->hexstr);
+	if (qflag && ps->quiet_set)
 		die_plain("-q and -e quiet/--quiet cannot be provided "
 			  "simultaneously");
 	if (qflag == 1)
-		opt.quiet = Q_ATTACH | Q_PERSONALITY;
+		o->quiet = Q_ATTACH | Q_PERSONALITY;
 	else if (qflag == 2)
-		opt.quiet = Q_ATTACH | Q_PERSONALITY | Q_EXIT;
+		o->quiet = Q_ATTACH | Q_PERSONALITY | Q_EXIT;
 	else if (qflag > 2)
-		opt.quiet = Q_ALL;
-	if (opt.summary_only && opt.summary)
+		o->quiet = Q_ALL;
+	if (o->summary_only && o->summary)
 		die("-c/--summary-only and -C/--summary are mutually exclusive");
-	if (opt.summary_only && opt.stack_trace) {
+	if (o->summary_only && o->stack_trace) {
 		fprintf(stderr, "utrace: -k/--stack-traces has no effect with "
 			"-c/--summary-only\n");
-		opt.stack_trace = false;
+		o->stack_trace = false;
 	}
 	/* strace 6.1's checks and warnings, in its order. */
-	if (follow >= 2 && (opt.summary_only || opt.summary))
+	if (follow >= 2 && (o->summary_only || o->summary))
 		die("(-c/--summary-only or -C/--summary) and "
 		    "-ff/--output-separately are mutually exclusive");
-	if (opt.wall_clock && !opt.summary_only && !opt.summary)
+	if (o->wall_clock && !o->summary_only && !o->summary)
 		die("-w/--summary-wall-clock must be given with "
 		    "(-c/--summary-only or -C/--summary)");
-	if (opt.sum_cols[0] && !opt.summary_only && !opt.summary)
+	if (o->sum_cols[0] && !o->summary_only && !o->summary)
 		die("-U/--summary-columns must be given with "
 		    "(-c/--summary-only or -C/--summary)");
-	if (sort_set && !opt.summary_only && !opt.summary)
+	if (sort_set && !o->summary_only && !o->summary)
 		fprintf(stderr, "utrace: -S/--summary-sort-by has no effect "
 			"without (-c/--summary-only or -C/--summary)\n");
-	if (!opt.outfile && opt.append)
+	if (!o->outfile && o->append)
 		fprintf(stderr, "utrace: -A/--output-append-mode has no "
 			"effect without -o/--output\n");
-	if (opt.json && opt.summary_only)
+	if (o->json && o->summary_only)
 		die("--json and -c/--summary-only are mutually exclusive");
-	if (opt.timestamps > 3)
-		opt.timestamps = 3;
-	if (opt.timestamps && abs_ts)
+	if (o->timestamps > 3)
+		o->timestamps = 3;
+	if (o->timestamps && abs_ts)
 		die("-t and --absolute-timestamps cannot be provided "
 		    "simultaneously");
-	opt.ts_digits = opt.timestamps >= 2 ? 6 : 0;
+	o->ts_digits = o->timestamps >= 2 ? 6 : 0;
 	if (abs_ts) {
-		opt.timestamps = ts_format;
-		if (ts_prec >= 0)
-			opt.ts_digits = ts_prec;
+		o->timestamps = ps->ts_format;
+		if (ps->ts_prec >= 0)
+			o->ts_digits = ps->ts_prec;
 	}
-	opt.rel_digits = rel_prec >= 0 ? rel_prec : 6;
-	opt.t_digits = t_prec >= 0 ? t_prec : 6;
+	o->rel_digits = rel_prec >= 0 ? rel_prec : 6;
+	o->t_digits = t_prec >= 0 ? t_prec : 6;
 	if (optind < argc)
-		opt.argv = argv + optind;
-	if (!opt.argv && !opt.nattach)
+		o->argv = argv + optind;
+	if (!o->argv && !o->nattach)
 		die("must have PROG [ARGS] or -p PID");
 	/* strace 6.1's -D checks, in its order. */
 	if (daemon_long && daemon_short)
 		die_plain("-D and --daemonize cannot be provided "
 			  "simultaneously");
-	opt.daemonize = daemon_long ? daemon_long : daemon_short;
-	if (!opt.argv && opt.daemonize)
+	o->daemonize = daemon_long ? daemon_long : daemon_short;
+	if (!o->argv && o->daemonize)
 		die("PROG [ARGS] must be specified with -D/--daemonize");
-	if (opt.daemonize > 3)
+	if (o->daemonize > 3)
 		die("Too many -D's (%d), maximum supported -D count is 3",
-		    opt.daemonize);
-	if (seccomp && opt.detach_execve) {
+		    o->daemonize);
+	if (seccomp && o->detach_execve) {
 		fprintf(stderr, "utrace: --seccomp-bpf is not enabled because "
 			"it is not compatible with -b\n");
 		seccomp = false;
 	}
-	if (seccomp && !opt.follow)
+	if (seccomp && !o->follow)
 		fprintf(stderr, "utrace: --seccomp-bpf cannot be used without "
 			"-f/--follow-forks, disabling\n");
 	/* strace: -D makes utrace ignore SIGTSTP too (-I never_tstp). */
-	if (opt.daemonize && !opt.intr)
-		opt.intr = 4;
-	if (opt.gdb && !*opt.gdb)
+	if (o->daemonize && !o->intr)
+		o->intr = 4;
+	if (o->gdb && !*o->gdb)
 		die("--gdb needs an address: :PORT, HOST:PORT or a socket path");
 	/*
 	 * strace: "-o FILE PROG" implies -q unless a quiet set was given,
 	 * and makes SIGINT, SIGQUIT, SIGTERM, SIGHUP and SIGPIPE harmless.
 	 */
-	if (opt.outfile && opt.argv) {
-		if (!opt.intr)
-			opt.intr = 3;
-		if (!qflag && !quiet_set)
-			opt.quiet = Q_ATTACH | Q_PERSONALITY;
+	if (o->outfile && o->argv) {
+		if (!o->intr)
+			o->intr = 3;
+		if (!qflag && !ps->quiet_set)
+			o->quiet = Q_ATTACH | Q_PERSONALITY;
 	}
-	if (!opt.intr)
-		opt.intr = 2;
-	opt.intr_never = opt.intr >= 3;
+	if (!o->intr)
+		o->intr = 2;
+	o->intr_never = o->intr >= 3;
 	return 0;
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The printer engine: strace's text (or --json) for every syscall, signal
- * and exit of the threads it is attached to.  It keeps one line "open" per
- * output file; when another thread needs the file first, the open line is
- * closed with " <unfinished ...>" and later continued as "<... resumed>".
+ * and exit of the threads it is attached to.  A printer is an object with
+ * its own settings and output (a sink); several can print the same
+ * threads, each in its own way.  A sink keeps one line "open"; when
+ * another thread needs the sink first, the open line is closed with
+ * " <unfinished ...>" and later continued as "<... resumed>".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,30 +23,45 @@
 #include "unwind.h"
 
 /*
- * An output file.  Trace text collects in buf and is written to the file's
- * descriptor in whole lines: when the loop is about to wait (printer_flush),
+ * An output.  Trace text collects in buf and is written to the file's
+ * descriptor in whole lines: when the loop is about to wait (sink_flush),
  * or when buf grows past OUT_BATCH.  A kill of utrace can thus never leave a
  * line cut in a file or a pipe.  A terminal also gets the open line, as
  * strace shows "read(0, " while the call blocks.  stdio on f is used only
- * for the -c table, after buf was written out.
+ * for the -c table, after buf was written out (sink_file).
  */
 #define OUT_BATCH	(1 << 16)
 
-struct outf {
+struct sink {
 	FILE *f;
 	struct sbuf buf;	/* text not yet written */
 	bool tty;		/* a terminal: write partial lines too */
-	const char *name;	/* for the write error message */
+	char *name;		/* for the write error message */
 	struct pthr *open;	/* thread whose line is not finished */
+	struct sbuf msgq;	/* messages waiting for the open line */
+	bool failed;		/* a write failed (said already) */
+	pid_t pipe_pid;		/* '|cmd': the command's shell */
+};
+
+struct printer {
+	struct printer_settings s;
+	struct sink *out;	/* the trace; with ff_prefix, the messages */
+	struct timespec last_tv;	/* -r: the previous line's time */
+	int live;		/* threads printed: "[pid N]" when > 1 */
+	struct pthr *threads;	/* all of them, for detach, exec and -k */
+	pid_t command;		/* -k: its first execve shows no stack */
+	bool failed;		/* a -ff file failed */
 };
 
 struct pthr {
 	pid_t tid;
 	pid_t tgid;
+	struct printer *p;
 	struct pthr *next;	/* all attached threads, for detach and exec */
 	bool reaped;
 	struct utrace_engine *e;
-	struct outf *out;
+	struct utrace_tracer *tr;	/* e's tracer (NULL: a joined queue's) */
+	struct sink *out;	/* p->out, or with -ff the thread's own */
 	struct sbuf line;	/* "name(args" of the current syscall */
 	size_t entry_len;	/* part of line printed at entry */
 	size_t col;		/* column of the open line */
@@ -70,15 +87,6 @@ struct pthr {
 	struct sock_cache *sockets;	/* -yy: shared by all threads */
 };
 
-static struct outf main_out;
-static struct timespec last_tv;
-static bool write_failed;	/* a trace write failed: exit status 1 */
-static int live;
-static struct pthr *threads;
-static struct injector *injector;
-static pid_t pipe_pid;		/* -o '|cmd': the command's shell */
-static struct sbuf msgq;	/* messages waiting for the open line */
-
 /*
  * Messages go to stderr.  When the trace goes there too, a message that
  * comes while a line is open waits: it follows the line when the line
@@ -86,14 +94,14 @@ static struct sbuf msgq;	/* messages waiting for the open line */
  * the " <unfinished ...>" (strace prints "Process N attached" when it
  * first sees the child, which is one of these two places).
  */
-static void out_write(struct outf *o, const char *s, size_t n);
+static void out_write(struct sink *o, const char *s, size_t n);
 
-static void flush_msgs(void)
+static void flush_msgs(struct sink *o)
 {
-	if (!msgq.len)
+	if (!o->msgq.len)
 		return;
-	out_write(&main_out, msgq.p, msgq.len);
-	sb_reset(&msgq);
+	out_write(o, o->msgq.p, o->msgq.len);
+	sb_reset(&o->msgq);
 }
 
 /*
@@ -101,7 +109,7 @@ static void flush_msgs(void)
  * complete line, or for a terminal all of it too.  A failed write is
  * reported as strace does ("utrace: FILE: error"), and the text dropped.
  */
-static void out_flush(struct outf *o, bool all)
+static void out_flush(struct sink *o, bool all)
 {
 	size_t n = o->buf.len, done = 0;
 	int fd;
@@ -124,7 +132,7 @@ static void out_flush(struct outf *o, bool all)
 		if (w <= 0) {
 			int err = w < 0 ? errno : ENOSPC;
 
-			write_failed = true;
+			o->failed = true;
 			if (fd != STDERR_FILENO)
 				fprintf(stderr, "utrace: %s: %s\n", o->name,
 					strerror(err));
@@ -136,26 +144,67 @@ static void out_flush(struct outf *o, bool all)
 	o->buf.len -= n;
 }
 
-static void out_init(struct outf *o, FILE *f, const char *name)
+/* o's file is f now (o's former one is closed already). */
+static void out_init(struct sink *o, FILE *f, const char *name)
 {
+	char *copy = strdup(name ? name : "?");
+
+	if (copy) {
+		free(o->name);
+		o->name = copy;
+	}
 	o->f = f;
-	o->name = name ? name : "?";
 	o->tty = isatty(fileno(f));
 }
 
-/* Write o out and close its file. */
-static void out_close(struct outf *o)
+struct sink *sink_new(FILE *f, const char *name)
 {
+	struct sink *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	out_init(o, f, name);
+	if (!o->name) {
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Write o out and close its file (not stderr); the shell of '|cmd' ends. */
+static void out_close(struct sink *o)
+{
+	flush_msgs(o);
 	out_flush(o, true);
-	sb_free(&o->buf);
-	if (o->f && fclose(o->f) && !write_failed) {
-		write_failed = true;
+	if (o->f && o->f != stderr && fclose(o->f) && !o->failed) {
+		o->failed = true;
 		fprintf(stderr, "utrace: %s: %s\n", o->name, strerror(errno));
 	}
 	o->f = NULL;
+	if (o->pipe_pid > 0) {
+		/* As strace: the command gets EOF and we wait for it. */
+		while (waitpid(o->pipe_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		o->pipe_pid = 0;
+	}
 }
 
-void tracer_msg(const char *fmt, ...)
+bool sink_free(struct sink *o)
+{
+	bool failed;
+
+	if (!o)
+		return false;
+	out_close(o);
+	failed = o->failed;
+	sb_free(&o->buf);
+	sb_free(&o->msgq);
+	free(o->name);
+	free(o);
+	return failed;
+}
+
+void sink_msg(struct sink *o, const char *fmt, ...)
 {
 	struct sbuf b = { 0 };
 	va_list ap;
@@ -169,31 +218,31 @@ void tracer_msg(const char *fmt, ...)
 		return;
 	sb_printf(&b, "utrace: %s\n", s);
 	free(s);
-	if (main_out.f == stderr && main_out.open) {
-		sb_putn(&msgq, b.p, b.len);
-	} else if (main_out.f == stderr) {
-		out_write(&main_out, b.p, b.len);
+	if (o && o->f == stderr && o->open) {
+		sb_putn(&o->msgq, b.p, b.len);
+	} else if (o && o->f == stderr) {
+		out_write(o, b.p, b.len);
 	} else {
 		fwrite(b.p, 1, b.len, stderr);
 	}
 	sb_free(&b);
 }
 
-/* -o '|cmd' or '!cmd': the trace goes to the standard input of sh -c cmd. */
-static FILE *open_pipe(const char *cmd)
+/* '|cmd' or '!cmd': the trace goes to the standard input of sh -c cmd. */
+static FILE *open_pipe(const char *cmd, pid_t *pid)
 {
 	int fds[2];
 	FILE *f;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return NULL;
-	pipe_pid = fork();
-	if (pipe_pid < 0) {
+	*pid = fork();
+	if (*pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
 		return NULL;
 	}
-	if (pipe_pid == 0) {
+	if (*pid == 0) {
 		if (dup2(fds[0], 0) < 0)
 			_exit(127);
 		execl(_PATH_BSHELL, "sh", "-c", cmd, (char *)NULL);
@@ -208,14 +257,80 @@ static FILE *open_pipe(const char *cmd)
 	return f;
 }
 
+int sink_open(const char *spec, bool append, struct sink **out)
+{
+	const char *name = spec;
+	pid_t pid = 0;
+	FILE *f;
+	int err;
+
+	if (spec && (*spec == '|' || *spec == '!')) {
+		f = open_pipe(spec + 1, &pid);
+		if (!f) {
+			err = -errno;
+			fprintf(stderr, "utrace: can't popen '%s': %s\n",
+				spec + 1, strerror(errno));
+			return err;
+		}
+	} else if (spec) {
+		f = fopen(spec, append ? "ae" : "we");
+		if (!f) {
+			err = -errno;
+			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
+				spec, strerror(errno));
+			return err;
+		}
+	} else {
+		f = stderr;
+		name = "stderr";
+	}
+	*out = sink_new(f, name);
+	if (!*out) {
+		if (f != stderr)
+			fclose(f);
+		return -ENOMEM;
+	}
+	(*out)->pipe_pid = pid;
+	return 0;
+}
+
+FILE *sink_file(struct sink *o)
+{
+	flush_msgs(o);
+	out_flush(o, true);
+	return o->f;
+}
+
+void sink_flush(struct sink *o)
+{
+	out_flush(o, false);
+}
+
+bool sink_failed(struct sink *o)
+{
+	if (o->f && (fflush(o->f) || ferror(o->f)) && !o->failed) {
+		o->failed = true;
+		fprintf(stderr, "utrace: %s: %s\n", o->name, strerror(errno));
+	}
+	return o->failed;
+}
+
+void sink_finish(struct sink *o)
+{
+	flush_msgs(o);
+	out_flush(o, true);
+	fflush(o->f);
+	if (o->pipe_pid > 0) {
+		/* Later messages and the -c table go to stderr. */
+		out_close(o);
+		o->f = stderr;
+		o->tty = isatty(STDERR_FILENO);
+	}
+}
+
 static ssize_t mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	return utrace_mem_read(ctx, addr, buf, len);
-}
-
-void printer_set_injector(struct injector *inj)
-{
-	injector = inj;
 }
 
 void printer_note(struct pthr *t, unsigned notes)
@@ -223,80 +338,70 @@ void printer_note(struct pthr *t, unsigned notes)
 	t->notes = notes;
 }
 
-int printer_init(void)
+void printer_defaults(struct printer_settings *s)
 {
-	const char *name = opt.outfile;
+	memset(s, 0, sizeof(*s));
+	memset(s->signals, true, sizeof(s->signals));
+	memset(s->abbrev, true, sizeof(s->abbrev));
+	s->status_mask = ST_ALL;
+	s->strsize = 32;
+	s->columns = 40;
+	s->rel_digits = s->t_digits = 6;
+}
 
-	if (opt.outfile && (*opt.outfile == '|' || *opt.outfile == '!')) {
-		main_out.f = open_pipe(opt.outfile + 1);
-		if (!main_out.f) {
-			fprintf(stderr, "utrace: can't popen '%s': %s\n",
-				opt.outfile + 1, strerror(errno));
-			return -errno;
-		}
-	} else if (opt.outfile && !opt.follow_separately) {
-		main_out.f = fopen(opt.outfile, opt.append ? "ae" : "we");
-		if (!main_out.f) {
-			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
-				opt.outfile, strerror(errno));
-			return -errno;
-		}
-	} else {
-		main_out.f = stderr;
-		name = "stderr";
+struct printer *printer_new(const struct printer_settings *s,
+			    struct sink *out)
+{
+	struct printer *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->s = *s;
+	p->out = out;
+	return p;
+}
+
+void printer_set_command(struct printer *p, pid_t pid)
+{
+	p->command = pid;
+}
+
+static void p_release(void *data);
+
+void printer_free(struct printer *p)
+{
+	if (!p)
+		return;
+	while (p->threads) {
+		p->threads->out->open = NULL;
+		p_release(p->threads);
 	}
-	out_init(&main_out, main_out.f, name);
-	return 0;
+	free(p);
 }
 
-FILE *summary_file(void)
-{
-	if (!main_out.f)
-		printer_init();
-	flush_msgs();
-	out_flush(&main_out, true);
-	return main_out.f;
-}
-
-void printer_flush(void)
+void printer_flush(struct printer *p)
 {
 	struct pthr *t;
 
-	out_flush(&main_out, false);
-	for (t = threads; t; t = t->next)
-		if (t->out != &main_out)
+	out_flush(p->out, false);
+	for (t = p->threads; t; t = t->next)
+		if (t->out != p->out)
 			out_flush(t->out, false);
 }
 
-bool printer_failed(void)
+bool printer_failed(struct printer *p)
 {
-	if (main_out.f && (fflush(main_out.f) || ferror(main_out.f)) &&
-	    !write_failed) {
-		write_failed = true;
-		fprintf(stderr, "utrace: %s: %s\n", main_out.name,
-			strerror(errno));
-	}
-	return write_failed;
+	struct pthr *t;
+
+	for (t = p->threads; t; t = t->next)
+		if (t->out != p->out && t->out->failed)
+			return true;
+	return p->failed;
 }
 
-void printer_finish(void)
+static bool staged_mode(const struct printer *p)
 {
-	flush_msgs();
-	out_flush(&main_out, true);
-	fflush(main_out.f);
-	if (pipe_pid > 0) {
-		/* As strace: the command gets EOF and we wait for it. */
-		out_close(&main_out);
-		main_out.f = stderr;
-		while (waitpid(pipe_pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		pipe_pid = 0;
-	}
-}
-
-static bool staged_mode(void)
-{
-	return opt.status_mask != ST_ALL;
+	return p->s.status_mask != ST_ALL;
 }
 
 /* "1234" or, with -Y, "1234<comm>". */
@@ -319,7 +424,7 @@ static void refresh_comm(struct pthr *t)
 
 static void put_pid(struct sbuf *b, struct pthr *t, bool wide)
 {
-	if (!opt.decode_pids) {
+	if (!t->p->s.decode_pids) {
 		sb_printf(b, wide ? "%5d" : "%d", t->tid);
 		return;
 	}
@@ -337,24 +442,25 @@ static const long p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
  */
 static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 {
-	if (opt.outfile && !opt.follow_separately &&
-	    (opt.follow || opt.nattach > 1)) {
+	struct printer *p = t->p;
+
+	if (p->s.pids == PR_PIDS_ALWAYS) {
 		size_t l = b->len;
 
 		put_pid(b, t, false);
 		if (b->len - l < 5)
 			sb_printf(b, "%*s", (int)(5 - (b->len - l)), "");
 		sb_putc(b, ' ');
-	} else if (live > 1 && !opt.outfile) {
+	} else if (p->s.pids == PR_PIDS_MANY && p->live > 1) {
 		sb_puts(b, "[pid ");
 		put_pid(b, t, true);
 		sb_puts(b, "] ");
 	}
-	if (opt.timestamps) {
-		int d = opt.ts_digits;
+	if (t->p->s.timestamps) {
+		int d = t->p->s.ts_digits;
 		long frac = tv->tv_nsec / p10[9 - d];
 
-		if (opt.timestamps >= 3) {
+		if (t->p->s.timestamps >= 3) {
 			sb_printf(b, "%ld", (long)tv->tv_sec);
 		} else {
 			struct tm tm;
@@ -368,14 +474,14 @@ static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 			sb_printf(b, ".%0*ld", d, frac);
 		sb_putc(b, ' ');
 	}
-	if (opt.relative) {
+	if (t->p->s.relative) {
 		struct timespec d;
-		int n = opt.rel_digits;
+		int n = t->p->s.rel_digits;
 
-		if (!last_tv.tv_sec && !last_tv.tv_nsec)
-			last_tv = *tv;
-		d.tv_sec = tv->tv_sec - last_tv.tv_sec;
-		d.tv_nsec = tv->tv_nsec - last_tv.tv_nsec;
+		if (!p->last_tv.tv_sec && !p->last_tv.tv_nsec)
+			p->last_tv = *tv;
+		d.tv_sec = tv->tv_sec - p->last_tv.tv_sec;
+		d.tv_nsec = tv->tv_nsec - p->last_tv.tv_nsec;
 		if (d.tv_nsec < 0) {
 			d.tv_sec--;
 			d.tv_nsec += 1000000000;
@@ -384,11 +490,11 @@ static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 		if (n)
 			sb_printf(b, ".%0*ld", n, d.tv_nsec / p10[9 - n]);
 		sb_putc(b, ' ');
-		last_tv = *tv;
+		p->last_tv = *tv;
 	}
-	if (opt.print_nr)
+	if (t->p->s.print_nr)
 		sb_printf(b, "[%4ld] ", t->lead_nr);
-	if (opt.print_ip) {
+	if (t->p->s.print_ip) {
 		if (t->ip_known)
 			sb_printf(b, "[%016llx] ",
 				  (unsigned long long)t->lead_ip);
@@ -397,7 +503,7 @@ static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 	}
 }
 
-static void out_write(struct outf *o, const char *s, size_t n)
+static void out_write(struct sink *o, const char *s, size_t n)
 {
 	if (!n)		/* an empty buffer may have no storage yet */
 		return;
@@ -406,20 +512,20 @@ static void out_write(struct outf *o, const char *s, size_t n)
 		out_flush(o, false);
 }
 
-static void out_puts(struct outf *o, const char *s)
+static void out_puts(struct sink *o, const char *s)
 {
 	out_write(o, s, strlen(s));
 }
 
 /* Close another thread's open line before writing ours. */
-static void take_line(struct outf *o, struct pthr *t)
+static void take_line(struct sink *o, struct pthr *t)
 {
 	struct pthr *p = o->open;
 
 	if (p == t)
 		return;
 	if (o->f == stderr)
-		flush_msgs();	/* strace's form: "vfork(strace: Process..." */
+		flush_msgs(o);	/* strace's form: "vfork(strace: Process..." */
 	if (!p)
 		return;
 	out_puts(o, " <unfinished ...>\n");
@@ -428,17 +534,17 @@ static void take_line(struct outf *o, struct pthr *t)
 }
 
 /* The open line of o has just ended with a newline. */
-static void line_ended(struct outf *o)
+static void line_ended(struct sink *o)
 {
 	o->open = NULL;
 	if (o->f == stderr)
-		flush_msgs();
+		flush_msgs(o);
 }
 
-static void pad_equals(struct outf *o, size_t col)
+static void pad_equals(struct sink *o, size_t col, int columns)
 {
 	static const char sp[] = "                                        ";
-	size_t n = col < (size_t)opt.columns ? opt.columns - col : 1;
+	size_t n = col < (size_t)columns ? (size_t)columns - col : 1;
 
 	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
 		out_write(o, sp, sizeof(sp) - 1);
@@ -498,7 +604,7 @@ static void print_stack(struct pthr *t, struct utrace_engine *e)
 {
 	struct sbuf b = { 0 };
 
-	if (!t->uw || opt.json)
+	if (!t->uw || t->p->s.json)
 		return;
 	if (t->stack_queued) {
 		out_write(t->out, t->stack.p, t->stack.len);
@@ -525,9 +631,11 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	const char *name;
 	struct sbuf lead = { 0 };
 
-	t->filtered = hidden(t->tid, sc.nr) || (opt.trace_paths.n && e &&
-		      !trace_path_match(&opt.trace_paths, e, t->tid, sc.nr,
-					sc.args));
+	const struct printer_settings *s = &t->p->s;
+
+	t->filtered = host_hidden(&s->host, t->tid, sc.nr) ||
+		      (s->paths && s->paths->n && e &&
+		       !trace_path_match(s->paths, e, t->tid, sc.nr, sc.args));
 	if (t->filtered) {
 		/* -k: the command's own execve is the first, shown or not. */
 		if (sc.nr == SYS_execve || sc.nr == SYS_execveat)
@@ -543,12 +651,12 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	t->dc.tid = t->tid;
 	t->dc.nr = sc.nr;
 	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
-	t->dc.strsize = opt.strsize;
-	t->dc.decode_fds = opt.decode_fds;
-	t->dc.hexstr = opt.hexstr;
-	t->dc.xlat_style = opt.xlat_style;
+	t->dc.strsize = t->p->s.strsize;
+	t->dc.decode_fds = t->p->s.decode_fds;
+	t->dc.hexstr = t->p->s.hexstr;
+	t->dc.xlat_style = t->p->s.xlat_style;
 	t->dc.sockets = t->sockets;
-	t->dc.no_abbrev = sc.nr >= 0 && sc.nr < NR_MAX && !opt.abbrev[sc.nr];
+	t->dc.no_abbrev = sc.nr >= 0 && sc.nr < NR_MAX && !t->p->s.abbrev[sc.nr];
 	t->dc.mem_read = mem;
 	t->dc.mem_ctx = ctx;
 	t->dc.out = &t->line;
@@ -566,7 +674,7 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	t->unfinished = false;
 	t->t_entry = now_mono();
 	clock_gettime(CLOCK_REALTIME, &t->tv_entry);
-	t->staged = staged_mode() || opt.json;
+	t->staged = staged_mode(t->p) || t->p->s.json;
 	if (t->staged) {
 		sb_reset(&t->prefix);
 		leader(t, &t->prefix, &t->tv_entry);
@@ -650,8 +758,8 @@ static bool status_wanted(struct pthr *t)
 	long r = t->dc.ret;
 
 	if (r < 0 && r >= -4095)
-		return opt.status_mask & ST_FAILED;
-	return opt.status_mask & ST_SUCCESSFUL;
+		return t->p->s.status_mask & ST_FAILED;
+	return t->p->s.status_mask & ST_SUCCESSFUL;
 }
 
 /* A syscall's exit, from an engine (e) or a joined queue's record. */
@@ -660,14 +768,14 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 {
 	struct utrace_syscall sc = *scp;
 	struct sbuf tail = { 0 };
-	struct outf *o = t->out;
+	struct sink *o = t->out;
 	double dur;
 
-	if (t->filtered || hidden(t->tid, -1)) {
+	if (t->filtered || host_hidden(&t->p->s.host, t->tid, -1)) {
 		t->filtered = false;
 		return;
 	}
-	if (opt.decode_pids)
+	if (t->p->s.decode_pids)
 		refresh_comm(t);	/* a successful execve renames */
 	if (!t->in_syscall) {
 		/* Attached in the middle of a syscall: no entry was seen. */
@@ -680,15 +788,15 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		memset(&t->dc, 0, sizeof(t->dc));
 		t->dc.tid = t->tid;
 		t->dc.nr = sc.nr;
-		t->dc.decode_fds = opt.decode_fds;
-	t->dc.hexstr = opt.hexstr;
-	t->dc.xlat_style = opt.xlat_style;
+		t->dc.decode_fds = t->p->s.decode_fds;
+	t->dc.hexstr = t->p->s.hexstr;
+	t->dc.xlat_style = t->p->s.xlat_style;
 		t->dc.sockets = t->sockets;
 		t->dc.out = &t->line;
 		t->entry_len = 0;
 		t->done = true;
 		t->unfinished = true;
-		t->staged = staged_mode() || opt.json;
+		t->staged = staged_mode(t->p) || t->p->s.json;
 		sb_reset(&t->prefix);
 		clock_gettime(CLOCK_REALTIME, &t->tv_entry);
 		t->t_entry = now_mono();
@@ -704,7 +812,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	if (!t->done)
 		decode_syscall(&t->dc);
 	dur = now_mono() - t->t_entry;
-	if (opt.json) {
+	if (t->p->s.json) {
 		if (status_wanted(t))
 			json_syscall(t, true, dur);
 		return;
@@ -736,13 +844,13 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	sb_putc(&tail, ')');
 	out_write(o, tail.p, tail.len);
 	t->col += tail.len;
-	pad_equals(o, t->col);
+	pad_equals(o, t->col, t->p->s.columns);
 	sb_reset(&tail);
 	decode_retval(&t->dc, &tail, t->notes & INJ_NOTE_INJECTED);
 	if (t->notes & INJ_NOTE_DELAYED)
 		sb_puts(&tail, " (DELAYED)");
-	if (opt.syscall_times) {
-		int n = opt.t_digits;
+	if (t->p->s.syscall_times) {
+		int n = t->p->s.t_digits;
 		long long ns = (long long)(dur * 1e9 + 0.5);
 		long sec = (long)(ns / 1000000000);
 		long frac = (long)(ns % 1000000000) / p10[9 - n];
@@ -753,7 +861,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 			sb_printf(&tail, " <%ld>", sec);
 	}
 	sb_putc(&tail, '\n');
-	dump_io(&tail, &t->dc);
+	dump_io(&tail, &t->dc, t->p->s.read_fds, t->p->s.write_fds);
 	out_write(o, tail.p, tail.len);
 	sb_free(&tail);
 	line_ended(o);
@@ -766,8 +874,9 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	struct utrace_syscall sc;
 
 	/* What the injector did to this syscall, if anything. */
-	t->notes = injector ? injector_take_notes(injector, tracer, t->tid) : 0;
-	if (t->filtered || hidden(t->tid, -1)) {
+	t->notes = t->p->s.injector ?
+		   injector_take_notes(t->p->s.injector, t->tr, t->tid) : 0;
+	if (t->filtered || host_hidden(&t->p->s.host, t->tid, -1)) {
 		t->filtered = false;
 		t->notes = 0;
 		return keep(action);
@@ -781,17 +890,17 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 /* A syscall that never returns (exit_group, a thread killed in it). */
 static void finish_unreturned(struct pthr *t)
 {
-	struct outf *o = t->out;
+	struct sink *o = t->out;
 
 	if (!t->in_syscall)
 		return;
 	t->in_syscall = false;
-	if (opt.json) {
+	if (t->p->s.json) {
 		json_syscall(t, false, 0);
 		return;
 	}
 	if (t->staged) {
-		if (!(opt.status_mask & ST_UNFINISHED))
+		if (!(t->p->s.status_mask & ST_UNFINISHED))
 			return;
 		take_line(o, t);
 		out_write(o, t->prefix.p, t->prefix.len);
@@ -812,7 +921,7 @@ static void finish_unreturned(struct pthr *t)
 	}
 	out_write(o, ")", 1);
 	t->col++;
-	pad_equals(o, t->col);
+	pad_equals(o, t->col, t->p->s.columns);
 	out_write(o, "?\n", 2);
 	line_ended(o);
 }
@@ -843,10 +952,10 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 	struct sbuf b = { 0 };
 
 	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER || !info ||
-	    hidden(t->tid, -1))
+	    host_hidden(&t->p->s.host, t->tid, -1))
 		return;
 	if (info->si_signo < 1 || info->si_signo > 64 ||
-	    !opt.signal_set[info->si_signo])
+	    !t->p->s.signals[info->si_signo])
 		return;
 	if (sa == UTRACE_SIGNAL_STOP || sa == UTRACE_SIGNAL_TSTP)
 		t->stop_sig = info->si_signo;
@@ -855,14 +964,14 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 		t->lead_ip = regs->rip;
 		t->ip_known = true;
 	}
-	if (opt.json) {
+	if (t->p->s.json) {
 		json_begin(&b, t, "signal");
 		sb_printf(&b, ",\"signal\":\"%s\",\"siginfo\":",
 			  signame(info->si_signo));
 		{
 			struct sbuf si = { 0 };
 
-			format_siginfo(&si, opt.xlat_style, info);
+			format_siginfo(&si, t->p->s.xlat_style, info);
 			sb_json_str(&b, si.p, si.len);
 			sb_free(&si);
 		}
@@ -870,7 +979,7 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 		return;
 	}
 	sb_printf(&b, "--- %s ", signame(info->si_signo));
-	format_siginfo(&b, opt.xlat_style, info);
+	format_siginfo(&b, t->p->s.xlat_style, info);
 	sb_puts(&b, " ---");
 	event_line(t, b.p);
 	sb_free(&b);
@@ -880,11 +989,12 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
 			 siginfo_t *info)
 {
+	struct pthr *t = utrace_engine_data(e);
 	struct user_regs_struct regs;
-	bool have = (opt.print_nr || opt.print_ip) &&
+	bool have = (t->p->s.print_nr || t->p->s.print_ip) &&
 		    utrace_regs_get(e, &regs) == 0;
 
-	printer_signal(utrace_engine_data(e), action, info,
+	printer_signal(t, action, info,
 		       have ? &regs : NULL, e);
 	return keep(action);
 }
@@ -896,7 +1006,7 @@ void printer_jctl(struct pthr *t, int type, struct utrace_engine *e)
 
 	if (type != CLD_STOPPED)
 		return;
-	if (opt.json) {
+	if (t->p->s.json) {
 		struct sbuf b = { 0 };
 
 		json_begin(&b, t, "stopped");
@@ -957,10 +1067,10 @@ static uint32_t death_line(struct pthr *t, bool group_dead, int status)
 	 * As strace: -qq hides exits, not deaths by a signal; those follow
 	 * -e signal= instead.
 	 */
-	if (WIFSIGNALED(status) ? !opt.signal_set[WTERMSIG(status)] :
-				  (opt.quiet & Q_EXIT))
+	if (WIFSIGNALED(status) ? !t->p->s.signals[WTERMSIG(status)] :
+				  (t->p->s.quiet & Q_EXIT))
 		return UTRACE_RESUME;
-	if (opt.json) {
+	if (t->p->s.json) {
 		struct sbuf b = { 0 };
 
 		if (WIFSIGNALED(status)) {
@@ -1012,7 +1122,7 @@ uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former)
 {
 	char buf[96];
 
-	if (exec_detaching(tid)) {
+	if (host_detaching(&t->p->s.host, tid)) {
 		/* -b execve: utrace said "Process N detached" already. */
 		if (t->out->open == t) {
 			out_puts(t->out, " <detached ...>\n");
@@ -1020,7 +1130,7 @@ uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former)
 		}
 		t->tid = tid;
 		t->reaped = true;
-		live--;
+		t->p->live--;
 		return UTRACE_DETACH;
 	}
 	if (former == tid || t->tid == tid)
@@ -1035,27 +1145,25 @@ uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former)
 	}
 	t->tid = tid;
 	t->tgid = tid;
-	if (t->out != &main_out) {
+	if (t->out != t->p->out) {
 		char path[4096];
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s.%d", opt.outfile, tid);
+		snprintf(path, sizeof(path), "%s.%d", t->p->s.ff_prefix, tid);
 		f = fopen(path, "ae");
 		if (f) {
 			out_flush(t->out, true);
 			fclose(t->out->f);
-			if (strcmp(t->out->name, "?"))
-				free((char *)t->out->name);
-			out_init(t->out, f, strdup(path));
+			out_init(t->out, f, path);
 		}
 	}
 	if (t->staged) {
 		sb_reset(&t->prefix);
 		leader(t, &t->prefix, &t->tv_entry);
 	}
-	if (opt.quiet & Q_THREAD_EXECVE)
+	if (t->p->s.quiet & Q_THREAD_EXECVE)
 		return UTRACE_RESUME;
-	if (opt.json) {
+	if (t->p->s.json) {
 		struct sbuf b = { 0 };
 
 		json_begin(&b, t, "superseded");
@@ -1084,17 +1192,18 @@ static void p_reap(struct utrace_engine *e)
 
 	if (t->out->open == t)
 		line_ended(t->out);
-	if (t->out != &main_out)
+	if (t->out != t->p->out)
 		out_flush(t->out, true);	/* an exec'ing thread may append */
 	t->reaped = true;
-	live--;
+	t->p->live--;
 }
 
 static void p_release(void *data)
 {
 	struct pthr *t = data, **pp;
+	struct printer *p = t->p;
 
-	for (pp = &threads; *pp; pp = &(*pp)->next)
+	for (pp = &p->threads; *pp; pp = &(*pp)->next)
 		if (*pp == t) {
 			*pp = t->next;
 			break;
@@ -1103,12 +1212,8 @@ static void p_release(void *data)
 		out_puts(t->out, " <detached ...>\n");
 		line_ended(t->out);
 	}
-	if (t->out != &main_out) {
-		out_close(t->out);
-		if (strcmp(t->out->name, "?"))
-			free((char *)t->out->name);
-		free(t->out);
-	}
+	if (t->out != p->out && sink_free(t->out))
+		p->failed = true;
 	sb_free(&t->line);
 	sb_free(&t->prefix);
 	sb_free(&t->stack);
@@ -1133,54 +1238,63 @@ static const struct utrace_engine_ops printer_ops = {
  * -k: the threads of a process share its unwinder; the engine that tells
  * it about mapping changes is attached first, to see each exit before us.
  */
-static int stack_attach(struct pthr *t)
+static int stack_attach(struct pthr *t, struct utrace_tracer *tr)
 {
-	struct pthr *p;
+	struct pthr *o;
 
-	for (p = threads; p; p = p->next)
-		if (p->tgid == t->tgid && p->uw && !p->reaped)
+	for (o = t->p->threads; o; o = o->next)
+		if (o->tgid == t->tgid && o->uw && !o->reaped)
 			break;
-	t->uw = p ? unwinder_get(p->uw) : unwinder_new(t->tgid);
+	t->uw = o ? unwinder_get(o->uw) : unwinder_new(t->tgid, t->p->out);
 	if (!t->uw)
 		return -ENOMEM;
-	t->exec_first = t->tid == spawned_pid();
-	return unwind_attach(t->tid, t->uw);
+	t->exec_first = t->tid == t->p->command;
+	return unwind_attach(tr, t->tid, t->uw);
 }
 
-/* A thread's printing state, on no engine yet; 0 or -errno. */
-static int thread_new(pid_t tid, pid_t tgid, struct pthr **out)
+/*
+ * A thread's printing state, on no engine yet (tr: the tracer it will be
+ * attached in, NULL for a joined queue's thread); 0 or -errno.
+ */
+static int thread_new(struct printer *p, struct utrace_tracer *tr,
+		      pid_t tid, pid_t tgid, struct pthr **out)
 {
 	struct pthr *t = calloc(1, sizeof(*t));
 	int err;
 
 	if (!t)
 		return -ENOMEM;
+	t->p = p;
+	t->tr = tr;
 	t->tid = tid;
 	t->tgid = tgid;
-	t->out = &main_out;
-	if (opt.follow_separately) {
+	t->out = p->out;
+	if (p->s.ff_prefix) {
 		char path[4096];
-
 		FILE *f;
 
-		t->out = calloc(1, sizeof(*t->out));
-		snprintf(path, sizeof(path), "%s.%d", opt.outfile, tid);
-		if (!t->out || !(f = fopen(path, opt.append ? "ae" : "we"))) {
+		snprintf(path, sizeof(path), "%s.%d", p->s.ff_prefix, tid);
+		f = fopen(path, p->s.append ? "ae" : "we");
+		if (!f) {
 			fprintf(stderr, "utrace: can't fopen '%s': %s\n", path,
 				strerror(errno));
-			free(t->out);
 			free(t);
 			return -EIO;
 		}
-		out_init(t->out, f, strdup(path));
+		t->out = sink_new(f, path);
+		if (!t->out) {
+			fclose(f);
+			free(t);
+			return -ENOMEM;
+		}
 	}
-	if (opt.decode_fds & DF_SOCKET) {
+	if (p->s.decode_fds & DF_SOCKET) {
 		/* strace keeps one cache of socket details for all */
-		t->sockets = threads ? sock_cache_get(threads->sockets) :
-				       sock_cache_new();
+		t->sockets = p->threads ? sock_cache_get(p->threads->sockets) :
+					  sock_cache_new();
 	}
-	if (opt.stack_trace && !opt.json) {	/* --json has no stacks */
-		err = stack_attach(t);
+	if (p->s.stack_trace && !p->s.json && tr) {	/* --json: no stacks */
+		err = stack_attach(t, tr);
 		if (err) {
 			t->out->open = NULL;
 			p_release(t);
@@ -1196,15 +1310,15 @@ static int thread_new(pid_t tid, pid_t tgid, struct pthr **out)
  * counted among the live threads (the "[pid N]" prefixes) until
  * printer_thread_end.
  */
-struct pthr *printer_thread_new(pid_t tid, pid_t tgid)
+struct pthr *printer_thread_new(struct printer *p, pid_t tid, pid_t tgid)
 {
 	struct pthr *t;
 
-	if (thread_new(tid, tgid, &t))
+	if (thread_new(p, NULL, tid, tgid, &t))
 		return NULL;
-	t->next = threads;
-	threads = t;
-	live++;
+	t->next = p->threads;
+	p->threads = t;
+	p->live++;
 	return t;
 }
 
@@ -1214,48 +1328,47 @@ void printer_thread_end(struct pthr *t)
 	if (t->out->open == t)
 		line_ended(t->out);
 	if (!t->reaped)
-		live--;
+		t->p->live--;
 	t->reaped = true;
 	p_release(t);
 }
 
-int printer_attach(pid_t tid, pid_t tgid)
+int printer_attach(struct printer *p, struct utrace_tracer *tr, pid_t tid,
+		   pid_t tgid)
 {
 	struct utrace_engine *e;
 	struct pthr *t;
-	size_t n;
-	const long *nrs = trace_nrs(&n);
 	int err;
 
-	err = thread_new(tid, tgid, &t);
+	err = thread_new(p, tr, tid, tgid, &t);
 	if (err)
 		return err;
-	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &printer_ops,
-			    t, &e);
+	err = utrace_attach(tr, tid, UTRACE_ATTACH_CREATE, &printer_ops, t,
+			    &e);
 	if (err) {
 		t->out->open = NULL;
 		p_release(t);
 		return err;
 	}
 	t->e = e;
-	t->next = threads;
-	threads = t;
-	live++;
-	utrace_set_syscalls(e, nrs, n);
+	t->next = p->threads;
+	p->threads = t;
+	p->live++;
+	utrace_set_syscalls(e, p->s.nrs, p->s.nnrs);
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
 				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(JCTL) |
 				UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
 				UTRACE_EVENT(REAP) |
-				(opt.print_nr ? UTRACE_EVENT(EXIT) : 0));
+				(p->s.print_nr ? UTRACE_EVENT(EXIT) : 0));
 	utrace_engine_put(e);
 	return err;
 }
 
-void printer_detach(pid_t tid)
+void printer_detach(struct printer *p, pid_t tid)
 {
 	struct pthr *t;
 
-	for (t = threads; t; t = t->next)
+	for (t = p->threads; t; t = t->next)
 		if (t->tid == tid && !t->reaped && t->out->open == t) {
 			out_puts(t->out, " <detached ...>\n");
 			line_ended(t->out);

@@ -48,6 +48,7 @@ struct unwinder {
 	pid_t pid;			/* the process (thread group) */
 	Dwfl *dwfl;
 	bool broken;			/* Dwfl could not be set up */
+	struct sink *msgs;		/* where errors are said */
 	unsigned long long gen;		/* bumped when the mappings change */
 	unsigned long long reported;	/* gen the module list is from */
 	bool exec;			/* a new image: start a new Dwfl */
@@ -57,7 +58,7 @@ struct unwinder {
 	struct uw_cache cache[UW_CACHE_SIZE];
 };
 
-struct unwinder *unwinder_new(pid_t pid)
+struct unwinder *unwinder_new(pid_t pid, struct sink *msgs)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
 
@@ -65,6 +66,7 @@ struct unwinder *unwinder_new(pid_t pid)
 		return NULL;
 	u->refs = 1;
 	u->pid = pid;
+	u->msgs = msgs;
 	u->gen = 1;
 	return u;
 }
@@ -189,7 +191,7 @@ static bool uw_refresh(struct unwinder *u)
 	if (!u->dwfl) {
 		u->dwfl = dwfl_begin(&uw_proc_callbacks);
 		if (!u->dwfl) {
-			tracer_msg("dwfl_begin: %s", dwfl_errmsg(-1));
+			sink_msg(u->msgs, "dwfl_begin: %s", dwfl_errmsg(-1));
 			u->broken = true;
 			return false;
 		}
@@ -197,7 +199,7 @@ static bool uw_refresh(struct unwinder *u)
 	dwfl_report_begin(u->dwfl);
 	if (dwfl_linux_proc_report(u->dwfl, u->pid) != 0 ||
 	    dwfl_report_end(u->dwfl, NULL, NULL) != 0) {
-		tracer_msg("dwfl_linux_proc_report returned an error for "
+		sink_msg(u->msgs, "dwfl_linux_proc_report returned an error for "
 			   "pid %d: %s", u->pid, dwfl_errmsg(-1));
 		dwfl_end(u->dwfl);
 		u->dwfl = NULL;
@@ -206,7 +208,7 @@ static bool uw_refresh(struct unwinder *u)
 	if (dwfl_pid(u->dwfl) < 0 &&
 	    !dwfl_attach_state(u->dwfl, NULL, u->pid, &uw_thread_callbacks,
 			       u)) {
-		tracer_msg("dwfl_attach_state returned an error for pid %d: "
+		sink_msg(u->msgs, "dwfl_attach_state returned an error for pid %d: "
 			   "%s", u->pid, dwfl_errmsg(-1));
 		dwfl_end(u->dwfl);
 		u->dwfl = NULL;
@@ -358,12 +360,12 @@ static const struct utrace_engine_ops unwind_ops = {
 	.release = uw_release,
 };
 
-int unwind_attach(pid_t tid, struct unwinder *u)
+int unwind_attach(struct utrace_tracer *tr, pid_t tid, struct unwinder *u)
 {
 	struct utrace_engine *e;
 	int err;
 
-	err = utrace_attach(tracer, tid, UTRACE_ATTACH_CREATE, &unwind_ops,
+	err = utrace_attach(tr, tid, UTRACE_ATTACH_CREATE, &unwind_ops,
 			    unwinder_get(u), &e);
 	if (err) {
 		unwinder_put(u);

@@ -15,7 +15,9 @@
 /* One per traced process, shared (counted) by its threads. */
 struct unwinder;
 
-struct unwinder *unwinder_new(pid_t pid);
+struct sink;
+/* msgs: where libdwfl's errors are said (NULL: stderr). */
+struct unwinder *unwinder_new(pid_t pid, struct sink *msgs);
 struct unwinder *unwinder_get(struct unwinder *u);
 void unwinder_put(struct unwinder *u);
 /* The mappings changed (exec: a whole new image). */
@@ -25,7 +27,7 @@ void unwinder_maps_changed(struct unwinder *u, bool exec);
  * Attach to thread tid the engine that tells u when the mappings change.
  * Attach it before the printer: it must see a syscall's exit first.
  */
-int unwind_attach(pid_t tid, struct unwinder *u);
+int unwind_attach(struct utrace_tracer *tr, pid_t tid, struct unwinder *u);
 
 /*
  * Append the stack of thread tid, stopped in a report of engine e, to
