@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The utrace command: options and the engines it is made of.  Each engine
- * (printer, counter, injector, timeline) is a separate struct
- * utrace_engine_ops with its own per-thread data, attached to every traced
- * thread on the public libutrace API.
+ * (printer, counter, injector, timeline) is an object with its own
+ * settings and output, a struct utrace_engine_ops with its own per-thread
+ * data, attached to any thread of any tracer on the public libutrace API;
+ * nothing of theirs is in a global, so several can run in one process.
  */
 #ifndef UT_CLI_H
 #define UT_CLI_H
