@@ -432,7 +432,8 @@ int utrace__rq_regs(struct utrace__conn *c, pid_t tid,
 	return ret;
 }
 
-ssize_t utrace__rq_memv(struct utrace__conn *c, pid_t tid,
+/* One request: at most W_IOV_MAX ranges and W_CHUNK bytes. */
+static ssize_t memv_one(struct utrace__conn *c, pid_t tid,
 			const struct utrace_iov *iov, size_t n, bool write)
 {
 	struct w_memv w = { tid, (uint32_t)n };
@@ -441,17 +442,8 @@ ssize_t utrace__rq_memv(struct utrace__conn *c, pid_t tid,
 	size_t total = 0, got = 0, off = 0;
 	ssize_t ret;
 
-	if (n > W_IOV_MAX)
-		return -E2BIG;
-	if (tid <= 0)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		if (!iov[i].buf && iov[i].len)
-			return -EINVAL;
+	for (size_t i = 0; i < n; i++)
 		total += iov[i].len;
-		if (iov[i].len > W_MAX || total > W_MAX - 1024)
-			return -E2BIG;
-	}
 	msg = malloc(n * sizeof(*rg) + (write ? total : 0) + 1);
 	data = write ? NULL : malloc(total + 1);
 	if (!msg || (!write && !data)) {
@@ -487,6 +479,62 @@ ssize_t utrace__rq_memv(struct utrace__conn *c, pid_t tid,
 	free(msg);
 	free(data);
 	return ret;
+}
+
+/*
+ * Any number of ranges of any size: as many requests as the protocol's
+ * message size needs (a large range is cut in pieces), counted as one
+ * call.  The count ends at the first range, or piece, not moved whole.
+ */
+ssize_t utrace__rq_memv(struct utrace__conn *c, pid_t tid,
+			const struct utrace_iov *iov, size_t n, bool write)
+{
+	struct utrace_iov *part;
+	size_t i = 0, done = 0;	/* iov[i], from byte done of it */
+	ssize_t total = 0;
+
+	if (tid <= 0)
+		return -EINVAL;
+	for (size_t k = 0; k < n; k++)
+		if (!iov[k].buf && iov[k].len)
+			return -EINVAL;
+	if (!n)
+		return memv_one(c, tid, iov, 0, write);
+	part = malloc(W_IOV_MAX * sizeof(*part));
+	if (!part)
+		return -ENOMEM;
+	while (i < n) {
+		size_t np = 0, bytes = 0;
+		ssize_t r;
+
+		while (i < n && np < W_IOV_MAX && bytes < W_CHUNK) {
+			size_t len = iov[i].len - done;
+
+			if (len > W_CHUNK - bytes)
+				len = W_CHUNK - bytes;
+			part[np].addr = iov[i].addr + done;
+			part[np].buf = (uint8_t *)iov[i].buf + done;
+			part[np].len = len;
+			np++;
+			bytes += len;
+			done += len;
+			if (done == iov[i].len) {
+				i++;
+				done = 0;
+			}
+		}
+		r = memv_one(c, tid, part, np, write);
+		if (r < 0) {
+			if (!total)
+				total = r;
+			break;
+		}
+		total += r;
+		if ((size_t)r < bytes)
+			break;
+	}
+	free(part);
+	return total;
 }
 
 /* -- Records ------------------------------------------------------------ */

@@ -14,6 +14,7 @@
 #define W_VERSION	1u
 #define W_MAX		(1u << 20)	/* largest message, header included */
 #define W_IOV_MAX	1024		/* ranges in one mem_readv/writev */
+#define W_CHUNK		(W_MAX / 2)	/* bytes in one mem_readv/writev */
 
 /* Message types. */
 enum {

@@ -11,6 +11,7 @@
  * for real.
  */
 #include <grp.h>
+#include <inttypes.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -329,6 +330,114 @@ TEST(join_stop_resume)
 	CHECK_EQ(ev.type, UTRACE_EVENT(DEATH));
 	srv_wait(&s, NULL);
 	utrace_queue_free(q);
+}
+
+/*
+ * A run of adjacent readable mappings of @pid, at least @min bytes long,
+ * that a gap or an unreadable mapping follows (so reading past its end
+ * fails): its start and end; 0 if none.
+ */
+static int big_mapping(pid_t pid, size_t min, uint64_t *start, uint64_t *end)
+{
+	char path[64], line[512], perm[8];
+	uint64_t s0, e0, run_s = 0, run_e = 0;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	while (!found && fgets(line, sizeof(line), f)) {
+		bool readable;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s", &s0, &e0,
+			   perm) != 3)
+			continue;
+		readable = perm[0] == 'r' && !strchr(line, '[');
+		if (run_e && (s0 != run_e || !readable)) {
+			/* The run ends here: something unreadable follows. */
+			if (run_e - run_s >= min && (s0 != run_e || !readable))
+				found = 1;
+			else
+				run_e = 0;
+		}
+		if (!found && readable) {
+			if (!run_e)
+				run_s = s0;
+			run_e = e0;
+		}
+	}
+	fclose(f);
+	*start = run_s;
+	*end = run_e;
+	return found;
+}
+
+/*
+ * Batched access is not bounded by the protocol's message size: a range
+ * larger than one message, and more ranges than one message carries, come
+ * back whole; a range that runs off the mapping still ends the count.
+ */
+TEST(join_memv_large)
+{
+	struct srv s = srv_start("calls", NULL, 0);
+	struct utrace_queue *q = join(s.tracee);
+	const size_t big = 3u << 20, nsmall = 3000;
+	struct utrace_iov *iov = calloc(nsmall, sizeof(*iov));
+	uint8_t *buf = malloc(big), *want = malloc(big);
+	struct utrace_event ev;
+	struct utrace_reply r;
+	uint64_t start, end;
+	char path[64];
+	int fd;
+
+	CHECK(iov && buf && want);
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0, UTRACE_EVENT(DEATH), 0),
+		 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, s.tracee, ppid_nr, 1), 0);
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0,
+				    UTRACE_EVENT(SYSCALL_ENTRY) |
+				    UTRACE_EVENT(DEATH),
+				    UTRACE_EVENT(SYSCALL_ENTRY)), 0);
+	srv_go(&s);
+	CHECK_EQ(q_next_of(q, &ev, SYS_getppid), 1);
+	CHECK(ev.held);
+
+	/* One range of several messages' size, checked against the memory. */
+	CHECK(big_mapping(s.tracee, 1u << 20, &start, &end));
+	if (end - start > big)
+		start = end - big;
+	snprintf(path, sizeof(path), "/proc/%d/mem", s.tracee);
+	fd = open(path, O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK_EQ(pread(fd, want, end - start, (off_t)start),
+		 (ssize_t)(end - start));
+	iov[0] = (struct utrace_iov){ start, buf, end - start };
+	CHECK_EQ(utrace_queue_mem_readv(q, s.tracee, iov, 1),
+		 (ssize_t)(end - start));
+	CHECK(!memcmp(buf, want, end - start));
+
+	/* Running off the end: the count ends there, across messages too. */
+	iov[0] = (struct utrace_iov){ start, buf, end - start + 4096 };
+	CHECK_EQ(utrace_queue_mem_readv(q, s.tracee, iov, 1),
+		 (ssize_t)(end - start));
+
+	/* More ranges than one message carries. */
+	for (size_t i = 0; i < nsmall; i++)
+		iov[i] = (struct utrace_iov){ start + i * 16, buf + i * 8, 8 };
+	CHECK_EQ(utrace_queue_mem_readv(q, s.tracee, iov, nsmall),
+		 (ssize_t)(nsmall * 8));
+	for (size_t i = 0; i < nsmall; i++)
+		CHECK(!memcmp(buf + i * 8, want + i * 16, 8));
+	close(fd);
+
+	reply_init(&r, UTRACE_RESUME);
+	CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+	srv_wait(&s, NULL);
+	utrace_queue_free(q);
+	free(iov);
+	free(buf);
+	free(want);
 }
 
 /* -- Finding the tracer ------------------------------------------------- */
