@@ -1088,6 +1088,8 @@ TEST(utraced_cmd)
 			 (char *)test_prog("remote_prog"), "loop", "3000",
 			 NULL };
 	char *bad[] = { (char *)utraced_path(), NULL };
+	char *missing[] = { (char *)utraced_path(), "--",
+			    "/nonexistent/utraced-test", NULL };
 	struct utrace_queue *q;
 	struct utrace_event ev;
 	int in, out, st, entries = 0, deaths = 0;
@@ -1098,6 +1100,12 @@ TEST(utraced_cmd)
 	u = run_piped(bad, &in, &out);
 	CHECK(waitpid(u, &st, 0) == u);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	close(in);
+	close(out);
+	/* A command that is not there: a failure, as a shell reports it. */
+	u = run_piped(missing, &in, &out);
+	CHECK(waitpid(u, &st, 0) == u);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 127);
 	close(in);
 	close(out);
 

@@ -209,6 +209,8 @@ int main(int argc, char **argv)
 		if (err) {
 			fprintf(stderr, "utraced: %s: %s\n", argv[i],
 				strerror(-err));
+			/* As a shell says it: not found, not runnable. */
+			ret = err == -ENOENT ? 127 : err == -EACCES ? 126 : 1;
 			goto out;
 		}
 		u.npids = 1;
