@@ -285,6 +285,114 @@ finish
 t "a forked child runs without gdb's breakpoints" \
 	'grep -q "parent ok, child exited 0" srv.out && ! grep -q SIGTRAP log' srv.out
 
+# Fork and exec events (qSupported fork-events+, exec-events+).
+cat >s.forkchild <<'EOF'
+set follow-fork-mode child
+break add
+continue
+bt 1
+info inferiors
+continue
+EOF
+diffcase forkchild "follow-fork-mode child: gdb goes with the child" \
+	forkcall s.forkchild
+t "follow child: the printer logged both processes, no SIGTRAP" \
+	'grep -q "parent ok, child exited 0" prog.forkchild.utrace && [ "$(grep -c "+++ exited with 0 +++" log.forkchild)" -eq 2 ] && ! grep -q SIGTRAP log.forkchild' \
+	log.forkchild
+
+cat >s.forkparent <<'EOF'
+catch fork
+continue
+info inferiors
+continue
+EOF
+diffcase forkparent "catch fork, follow-fork-mode parent" forkcall \
+	s.forkparent
+
+cat >s.forkboth <<'EOF'
+set detach-on-fork off
+set schedule-multiple on
+break add
+continue
+info inferiors
+bt 1
+continue
+info inferiors
+EOF
+diffcase forkboth "detach-on-fork off: both processes debugged" forkcall \
+	s.forkboth
+
+cat >s.exec <<'EOF'
+catch exec
+continue
+break add
+continue
+bt 1
+delete
+continue
+EOF
+diffcase exec "catch exec, then a breakpoint in the new image" exec s.exec
+t "exec: the printer logged both images" \
+	'[ "$(grep -c "execve(" log.exec)" -eq 2 ] && grep -q "+++ exited with 0 +++" log.exec && ! grep -q SIGTRAP log.exec' \
+	log.exec
+
+# extended-remote: run (kill and start again), then run after the exit.
+cat >s.run <<'EOF'
+break add
+continue
+run
+bt 1
+delete
+continue
+run
+info inferiors
+EOF
+target=extended-remote
+diffcase run "extended-remote: run twice (vKill, vRun)" basic s.run
+target=
+t "run: three processes started, each logged" \
+	'[ "$(grep -c "execve(" log.run)" -eq 3 ] && [ "$(grep -c "+++ exited with 0 +++" log.run)" -eq 2 ] && grep -q "+++ killed by SIGKILL +++" log.run' \
+	log.run
+
+# extended-remote: attach to a running program (vAttach), then detach.
+for kind in gdbserver utrace; do
+	rm -f mark
+	"$P" pause "$tmp/mark" &
+	tp=$!
+	i=0
+	while [ ! -f mark ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cat >s.attach <<EOF
+attach $tp
+print counter
+info inferiors
+detach
+EOF
+	if ! start $kind basic; then
+		nok "attach: $kind did not start" srv.err
+		kill -9 $tp
+		continue
+	fi
+	target=extended-remote gdb_run s.attach
+	[ "$kind" = gdbserver ] && kill "$server" 2>/dev/null
+	grep -v '^0x[0-9a-f]* in \|^[0-9]*	' gdb.raw | norm >"out.$kind"
+	tracer=$(grep TracerPid /proc/$tp/status 2>/dev/null | cut -f2)
+	# utrace traces what it attached until it ends, as with -p.
+	kill -9 $tp
+	wait $tp 2>/dev/null
+	finish
+done
+if [ -s out.utrace ] && cmp -s out.gdbserver out.utrace; then
+	ok "extended-remote: attach and detach, as through gdbserver"
+else
+	diff out.gdbserver out.utrace >d
+	nok "extended-remote: attach and detach, as through gdbserver" d
+fi
+t "attach: the printer logged the attached program" \
+	'[ -n "$tracer" ] && [ "$tracer" != 0 ] && grep -q "+++ killed by SIGKILL +++" log' log
+
 # Breakpoints stay inserted while stopped: memory reads still hide them.
 cat >s.hidden <<'EOF'
 set breakpoint always-inserted on
@@ -398,7 +506,11 @@ elif what == "unix":
     s.sendall(b"+" + pkt(b"?"))
     r = reply()
     assert b"$T05thread:" in r, r
-    s.sendall(b"+" + pkt(b"vKill;1"))
+    pid = r.split(b"thread:p")[1].split(b".")[0]
+    s.sendall(b"+" + pkt(b"vKill;9999999"))    # not a process it debugs
+    r = reply()
+    assert r.endswith(b"$E01#a6"), r
+    s.sendall(b"+" + pkt(b"vKill;" + pid))
     r = reply()
     assert r.endswith(b"$OK#9a"), r
     print("unix socket served")

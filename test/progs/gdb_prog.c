@@ -10,6 +10,9 @@
  *   tree      a child loops on getppid() (dying with its parent) while
  *             the parent calls touch()
  *   forkcall  a child calls add() (where gdb's breakpoint is) and exits
+ *   exec      executes itself in mode basic
+ *   pause     sets counter to 7, creates the file argv[2], then waits in
+ *             pause() until killed (for attach)
  *   forever   getppid() in a loop until killed (for detach, Ctrl-C, kill);
  *             after 100 rounds it creates the file argv[2], if given
  * Variables are volatile so that -O1 keeps them where gdb looks.
@@ -148,6 +151,17 @@ int main(int argc, char **argv)
 		printf("parent ok, child %s\n", WIFEXITED(st) &&
 		       !WEXITSTATUS(st) ? "exited 0" : "failed");
 		return 0;
+	}
+	if (!strcmp(mode, "pause")) {
+		counter = 7;
+		if (argc > 2)
+			fclose(fopen(argv[2], "w"));
+		for (;;)
+			pause();
+	}
+	if (!strcmp(mode, "exec")) {
+		execl("/proc/self/exe", argv[0], "basic", (char *)NULL);
+		return 3;
 	}
 	if (!strcmp(mode, "forever")) {
 		for (;;) {

@@ -65,10 +65,13 @@ enum gev {
 	GEV_INTR,	/* Ctrl-C */
 	GEV_SYSENTRY,	/* ev_nr */
 	GEV_SYSEXIT,
+	GEV_FORK,	/* ev_child */
+	GEV_EXEC,
 };
 
 struct gthr {
 	struct gdbstub *s;
+	struct gproc *p;	/* its process */
 	pid_t tid;
 	struct utrace_engine *first, *last;
 	bool want_stop;		/* gdb wants it held */
@@ -83,6 +86,7 @@ struct gthr {
 	uint64_t ev_addr;
 	char ev_watch;
 	long ev_nr;
+	pid_t ev_child;
 	bool si_valid;		/* si: the signal of this stop */
 	siginfo_t si;
 	bool inject;		/* the last engine delivers inj at the report */
@@ -107,35 +111,55 @@ struct hwslot {
 	int req_len;
 };
 
+/*
+ * A process gdb debugs: the first one, fork children gdb was told about,
+ * processes started by vRun or attached by vAttach.  Breakpoints and
+ * debug registers are per process, as in gdbserver.
+ */
+struct gproc {
+	struct gdbstub *s;
+	pid_t pid;
+	bool active;		/* gdb controls it (not detached or killed) */
+	bool killed;		/* gdb killed it: its end is not reported */
+	bool attached;		/* qAttached: 1 for -p and vAttach */
+	bool wait_exec;		/* spawned: stop at its execve */
+	bool gone;		/* every thread is reaped */
+	int exit_status;
+	struct swbp *bps;
+	struct hwslot dr[4];
+	unsigned dr_gen;
+	struct gproc *next;
+};
+
 struct gdbstub {
 	struct utrace_tracer *t;
+	const struct gdbstub_host *host;	/* vRun, vAttach */
+	void *host_arg;
 	int lfd, cfd;
 	char *upath;		/* Unix socket to unlink */
-	pid_t pid;
-	bool attached;		/* -p: qAttached is 1 */
-	bool wait_exec;		/* spawned: stop at its execve */
+	struct gproc *procs;
 	bool active;		/* engines hold threads for gdb */
 	bool closing;		/* gdb left while running: stop, then let go */
 	bool waiting;		/* threads run: a stop reply is due */
 	bool asked;		/* gdb resumed and reads a stop reply */
 	bool stopping;		/* all-stop in progress */
-	bool gone;		/* the process has ended */
-	bool gone_told;
-	int exit_status;
 	bool noack;
 	bool extended;		/* '!': gdb stays after the process ends */
-	struct gthr *threads;
+	bool fork_events;	/* gdb and the stub both said fork-events+ */
+	bool exec_events;
+	bool multiprocess;
+	struct gthr *threads;	/* of every process */
 	struct gthr *evthr;	/* whose event the all-stop reports */
+	struct gproc *evproc;	/* or whose end */
 	pid_t gtid;		/* Hg */
 	pid_t last_tid;		/* the thread of the last stop reply */
-	struct swbp *bps;
-	struct hwslot dr[4];
-	unsigned dr_gen;
+	pid_t last_pid;
+	char **run_argv;	/* vRun with no program: the last one again */
 	bool pass[65];		/* QPassSignals, by Linux number */
 	bool catch_on, catch_any;
 	long *catch_nrs;
 	size_t catch_n;
-	char stopreply[256];
+	char stopreply[256 + 2 * 4096];
 	char in[IN_MAX];
 	size_t inlen;
 	char *out;		/* the last packet, for a '-' */
@@ -207,14 +231,91 @@ static struct gthr *gthr_find(struct gdbstub *s, pid_t tid)
 	return NULL;
 }
 
+/* A thread gdb sees: alive, of a process gdb controls. */
+static bool usable(const struct gthr *g)
+{
+	return !g->dead && g->p->active;
+}
+
 static struct gthr *gthr_live(struct gdbstub *s, pid_t tid)
 {
 	struct gthr *g = gthr_find(s, tid);
 
-	return g && !g->dead ? g : NULL;
+	return g && usable(g) ? g : NULL;
 }
 
-/* The thread registers and memory go through (Hg, else any held). */
+static struct gproc *gproc_find(struct gdbstub *s, pid_t pid)
+{
+	struct gproc *p;
+
+	for (p = s->procs; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	return NULL;
+}
+
+static struct gproc *gproc_new(struct gdbstub *s, pid_t pid)
+{
+	struct gproc *p = calloc(1, sizeof(*p)), **pp;
+
+	if (!p)
+		return NULL;
+	p->s = s;
+	p->pid = pid;
+	p->active = true;
+	for (pp = &s->procs; *pp; pp = &(*pp)->next)
+		;
+	*pp = p;
+	return p;
+}
+
+static void bps_free(struct gproc *p)
+{
+	struct swbp *b;
+
+	while ((b = p->bps)) {
+		p->bps = b->next;
+		free(b);
+	}
+}
+
+static void gproc_free(struct gdbstub *s, struct gproc *p)
+{
+	struct gproc **pp;
+
+	for (pp = &s->procs; *pp; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	if (s->evproc == p)
+		s->evproc = NULL;
+	bps_free(p);
+	free(p);
+}
+
+static bool gproc_has_threads(struct gdbstub *s, struct gproc *p)
+{
+	struct gthr *g;
+
+	for (g = s->threads; g; g = g->next)
+		if (g->p == p)
+			return true;
+	return false;
+}
+
+/* Does gdb debug any process that is still there? */
+static bool any_live(const struct gdbstub *s)
+{
+	const struct gproc *p;
+
+	for (p = s->procs; p; p = p->next)
+		if (p->active && !p->gone)
+			return true;
+	return false;
+}
+
+/* The thread registers and memory go through (Hg, else one held). */
 static struct gthr *gthr_access(struct gdbstub *s)
 {
 	struct gthr *g = gthr_live(s, s->gtid);
@@ -222,20 +323,23 @@ static struct gthr *gthr_access(struct gdbstub *s)
 	if (g && g->stopped)
 		return g;
 	for (g = s->threads; g; g = g->next)
-		if (!g->dead && g->stopped)
+		if (usable(g) && g->stopped && g->p->pid == s->last_pid)
+			return g;
+	for (g = s->threads; g; g = g->next)
+		if (usable(g) && g->stopped)
 			return g;
 	return NULL;
 }
 
 /* -- Debug registers ------------------------------------------------------ */
 
-static unsigned long dr7_of(const struct gdbstub *s)
+static unsigned long dr7_of(const struct gproc *p)
 {
 	unsigned long dr7 = 0;
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		const struct hwslot *d = &s->dr[i];
+		const struct hwslot *d = &p->dr[i];
 		unsigned rw, ln;
 
 		if (!d->used)
@@ -252,17 +356,17 @@ static unsigned long dr7_of(const struct gdbstub *s)
 /* Write the debug registers of a held thread. */
 static void dr_apply(struct gthr *g)
 {
-	struct gdbstub *s = g->s;
+	struct gproc *p = g->p;
 	int i;
 
-	if (g->dr_gen == s->dr_gen || g->dead)
+	if (g->dr_gen == p->dr_gen || g->dead)
 		return;
 	utrace_debugreg_set(g->first, 7, 0);
 	for (i = 0; i < 4; i++)
-		if (s->dr[i].used)
-			utrace_debugreg_set(g->first, i, s->dr[i].addr);
-	utrace_debugreg_set(g->first, 7, dr7_of(s));
-	g->dr_gen = s->dr_gen;
+		if (p->dr[i].used)
+			utrace_debugreg_set(g->first, i, p->dr[i].addr);
+	utrace_debugreg_set(g->first, 7, dr7_of(p));
+	g->dr_gen = p->dr_gen;
 }
 
 /* -- Output --------------------------------------------------------------- */
@@ -387,41 +491,46 @@ static bool parse_ulong(const char **p, unsigned long *v)
 	return true;
 }
 
-/*
- * A thread id: "p<pid>.<tid>", "p<pid>", "<tid>", "-1" (all) or "0" (any).
- * Returns the tid, -1 for all and 0 for any.
- */
-static pid_t parse_tid(const char **p)
+/* One part of a thread id: hex, "-1" (all, as -1) or "0" (any). */
+static bool parse_id(const char **p, pid_t *v)
 {
-	const char *q = *p;
-	unsigned long v;
+	unsigned long x;
 
-	if (*q == 'p') {
-		q++;
-		if (*q == '-' && q[1] == '1') {
-			*p = q + 2;
-			return -1;
-		}
-		if (!parse_ulong(&q, &v)) {
-			*p = q;
-			return 0;
-		}
-		if (*q != '.') {
-			*p = q;
-			return -1;	/* the whole process */
-		}
-		q++;
+	if (**p == '-' && (*p)[1] == '1') {
+		*p += 2;
+		*v = -1;
+		return true;
 	}
-	if (*q == '-' && q[1] == '1') {
-		*p = q + 2;
-		return -1;
+	if (!parse_ulong(p, &x))
+		return false;
+	*v = (pid_t)x;
+	return true;
+}
+
+/*
+ * A thread id: "p<pid>.<tid>", "p<pid>" (every thread of the process) or
+ * "<tid>" (any process).  Returns false when malformed.
+ */
+static bool parse_ptid(const char **p, pid_t *pid, pid_t *tid)
+{
+	*pid = 0;
+	*tid = 0;
+	if (**p != 'p')
+		return parse_id(p, tid);
+	(*p)++;
+	if (!parse_id(p, pid))
+		return false;
+	if (**p != '.') {
+		*tid = -1;
+		return true;
 	}
-	if (!parse_ulong(&q, &v)) {
-		*p = q;
-		return 0;
-	}
-	*p = q;
-	return (pid_t)v;
+	(*p)++;
+	return parse_id(p, tid);
+}
+
+static bool ptid_match(const struct gthr *g, pid_t pid, pid_t tid)
+{
+	return (pid <= 0 || g->p->pid == pid) && (tid <= 0 || g->tid == tid);
 }
 
 /* -- Stop replies ------------------------------------------------------------ */
@@ -430,7 +539,7 @@ static void format_stop(struct gdbstub *s, struct gthr *g, char *buf,
 			size_t size)
 {
 	int sig = 5;
-	char extra[64] = "";
+	char extra[64 + 2 * 4096] = "";
 
 	switch (g->ev) {
 	case GEV_SIGNAL:
@@ -456,11 +565,28 @@ static void format_stop(struct gdbstub *s, struct gthr *g, char *buf,
 	case GEV_SYSEXIT:
 		snprintf(extra, sizeof(extra), "syscall_return:%lx;", g->ev_nr);
 		break;
+	case GEV_FORK:
+		snprintf(extra, sizeof(extra), "fork:p%x.%x;",
+			 (unsigned)g->ev_child, (unsigned)g->ev_child);
+		break;
+	case GEV_EXEC: {
+		char path[64], exe[4096];
+		ssize_t r;
+
+		snprintf(path, sizeof(path), "/proc/%d/exe", g->tid);
+		r = readlink(path, exe, sizeof(exe) - 1);
+		if (r < 0)
+			r = 0;
+		memcpy(extra, "exec:", 5);
+		put_hex(extra + 5, (const unsigned char *)exe, (size_t)r);
+		strcat(extra, ";");
+		break;
+	}
 	default:
 		break;
 	}
-	snprintf(buf, size, "T%02xthread:p%x.%x;%s", sig, (unsigned)s->pid,
-		 (unsigned)g->tid, extra);
+	snprintf(buf, size, "T%02x%sthread:p%x.%x;", sig, extra,
+		 (unsigned)g->p->pid, (unsigned)g->tid);
 }
 
 /* Tell gdb about g's event (all threads are held). */
@@ -471,33 +597,48 @@ static void report(struct gdbstub *s, struct gthr *g)
 		g->ev_has_info = false;
 	g->ev = GEV_NONE;
 	s->last_tid = g->tid;
+	s->last_pid = g->p->pid;
 	s->gtid = g->tid;
 	s->waiting = false;
 	s->stopping = false;
 	s->evthr = NULL;
+	s->evproc = NULL;
 	if (s->cfd >= 0 && s->asked)
 		send_packet(s, s->stopreply);
 	s->asked = false;
 }
 
-static void report_exit(struct gdbstub *s)
+/* Tell gdb that p has ended; p is freed. */
+static void report_exit(struct gdbstub *s, struct gproc *p)
 {
 	char buf[64];
-	int st = s->exit_status;
+	int st = p->exit_status;
 
 	if (WIFSIGNALED(st))
 		snprintf(buf, sizeof(buf), "X%02x;process:%x",
-			 sig_to_gdb(WTERMSIG(st)), (unsigned)s->pid);
+			 sig_to_gdb(WTERMSIG(st)), (unsigned)p->pid);
 	else
 		snprintf(buf, sizeof(buf), "W%02x;process:%x",
-			 WIFEXITED(st) ? WEXITSTATUS(st) : 0, (unsigned)s->pid);
+			 WIFEXITED(st) ? WEXITSTATUS(st) : 0, (unsigned)p->pid);
 	snprintf(s->stopreply, sizeof(s->stopreply), "%s", buf);
 	s->waiting = false;
 	s->stopping = false;
-	s->gone_told = true;
+	s->evthr = NULL;
+	gproc_free(s, p);
 	if (s->cfd >= 0 && s->asked)
 		send_packet(s, buf);
 	s->asked = false;
+}
+
+/* A process that ended and gdb has not been told yet. */
+static struct gproc *ended(struct gdbstub *s)
+{
+	struct gproc *p;
+
+	for (p = s->procs; p; p = p->next)
+		if (p->active && p->gone)
+			return p;
+	return NULL;
 }
 
 /* Ask every thread to stop; the reply waits until all are held. */
@@ -506,7 +647,7 @@ static void stop_all(struct gdbstub *s)
 	struct gthr *g;
 
 	for (g = s->threads; g; g = g->next) {
-		if (g->dead)
+		if (!usable(g))
 			continue;
 		g->want_stop = true;
 		if (!g->stopped && ctl(s, g->first, UTRACE_STOP) == 0)
@@ -531,7 +672,7 @@ static void event(struct gthr *g, enum gev ev)
 
 static uint32_t vote(struct gthr *g)
 {
-	if (!g->s->active)
+	if (!g->p->active)
 		return UTRACE_RESUME;
 	if (g->want_stop) {
 		g->stopped = true;
@@ -542,13 +683,27 @@ static uint32_t vote(struct gthr *g)
 	return UTRACE_RESUME;
 }
 
+/*
+ * A STOP voted in report_clone or report_exec takes effect at the exit of
+ * the syscall, after a report_quiesce (event 0): the thread is held, for
+ * registers and memory, only then.
+ */
+static uint32_t deferred_vote(struct gthr *g)
+{
+	uint32_t v = vote(g);
+
+	if (v == UTRACE_STOP)
+		g->stopped = false;
+	return v;
+}
+
 /* -- The first engine ------------------------------------------------------- */
 
-static struct swbp *bp_find(struct gdbstub *s, uint64_t addr)
+static struct swbp *bp_find(struct gproc *p, uint64_t addr)
 {
 	struct swbp *b;
 
-	for (b = s->bps; b; b = b->next)
+	for (b = p->bps; b; b = b->next)
 		if (b->addr == addr)
 			return b;
 	return NULL;
@@ -558,13 +713,13 @@ static struct swbp *bp_find(struct gdbstub *s, uint64_t addr)
 static bool own_trap(struct gthr *g, struct utrace_engine *e,
 		     const siginfo_t *info)
 {
-	struct gdbstub *s = g->s;
+	struct gproc *p = g->p;
 	struct user_regs_struct regs;
 	uint64_t dr6;
 	int i;
 
 	if (info->si_code == SI_KERNEL) {
-		if (utrace_regs_get(e, &regs) < 0 || !bp_find(s, regs.rip - 1))
+		if (utrace_regs_get(e, &regs) < 0 || !bp_find(p, regs.rip - 1))
 			return false;
 		regs.rip--;
 		utrace_regs_set(e, &regs);
@@ -577,13 +732,13 @@ static bool own_trap(struct gthr *g, struct utrace_engine *e,
 			return false;
 		utrace_debugreg_set(e, 6, 0);
 		for (i = 0; i < 4; i++) {
-			if (!(dr6 & (1ULL << i)) || !s->dr[i].used)
+			if (!(dr6 & (1ULL << i)) || !p->dr[i].used)
 				continue;
-			if (s->dr[i].type == '1') {
+			if (p->dr[i].type == '1') {
 				event(g, GEV_HWBREAK);
 			} else {
-				g->ev_addr = s->dr[i].req_addr;
-				g->ev_watch = s->dr[i].type == '2' ? 'w' : 'a';
+				g->ev_addr = p->dr[i].req_addr;
+				g->ev_watch = p->dr[i].type == '2' ? 'w' : 'a';
 				event(g, GEV_WATCH);
 			}
 			return true;
@@ -607,7 +762,7 @@ static uint32_t f_quiesce(uint32_t action, struct utrace_engine *e,
 {
 	struct gthr *g = utrace_engine_data(e);
 
-	if (g->s->active && ev == 0 && g->step && !g->want_stop)
+	if (g->p->active && ev == 0 && g->step && !g->want_stop)
 		event(g, GEV_STEP);	/* the step is made */
 	return vote(g);
 }
@@ -620,7 +775,7 @@ static uint32_t f_signal(uint32_t action, struct utrace_engine *e,
 	uint32_t sa = action & (UTRACE_SIGNAL_MASK | UTRACE_SIGNAL_HOLD);
 	int sig;
 
-	if (!s->active)
+	if (!g->p->active)
 		return sa | UTRACE_RESUME;
 	if (utrace_signal_action(action) == UTRACE_SIGNAL_REPORT)
 		return sa | vote(g);
@@ -666,7 +821,7 @@ static uint32_t f_sys(struct utrace_engine *e, bool entry)
 	struct gthr *g = utrace_engine_data(e);
 	struct utrace_syscall sc;
 
-	if (!g->s->active || g->want_stop)
+	if (!g->p->active || g->want_stop)
 		return vote(g);
 	if (utrace_syscall_get(e, &sc) < 0 || !catches(g->s, sc.nr))
 		return vote(g);
@@ -691,10 +846,10 @@ static uint32_t f_sys_exit(uint32_t action, struct utrace_engine *e)
 	return f_sys(e, false);
 }
 
-static int attach_pair(struct gdbstub *s, pid_t tid);
+static int attach_pair(struct gdbstub *s, pid_t tid, pid_t tgid);
 
 /* Our int3 bytes are in a forked child's copy of the memory: take them out. */
-static void unplant_child(struct gdbstub *s, pid_t child)
+static void unplant_child(struct gproc *p, pid_t child)
 {
 	struct swbp *b;
 	char path[64];
@@ -704,10 +859,63 @@ static void unplant_child(struct gdbstub *s, pid_t child)
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	for (b = s->bps; b; b = b->next)
+	for (b = p->bps; b; b = b->next)
 		if (pwrite(fd, &b->orig, 1, (off_t)b->addr) != 1)
 			break;
 	close(fd);
+}
+
+/* Hold a thread born while its process (or its parent) is held. */
+static void hold_new(struct gthr *c)
+{
+	c->want_stop = true;
+	if (ctl(c->s, c->first, UTRACE_STOP) == 0)
+		c->stopped = true;
+}
+
+static void drop_thread(struct gthr *g);
+
+/*
+ * A fork child gdb is told about (fork-events): a process of its own,
+ * held from birth, with the parent's breakpoints in its copy of the
+ * memory (gdb takes them out itself, or keeps them) and the parent's
+ * debug registers as gdbserver mirrors them.
+ */
+static struct gproc *fork_child(struct gthr *g, pid_t child)
+{
+	struct gdbstub *s = g->s;
+	struct gproc *c = gproc_find(s, child);
+	struct swbp *b, **tail;
+	struct gthr *ct;
+
+	if (!c) {
+		c = gproc_new(s, child);
+		if (!c)
+			return NULL;
+	}
+	if (!gthr_find(s, child) && attach_pair(s, child, child) < 0) {
+		gproc_free(s, c);
+		return NULL;
+	}
+	ct = gthr_find(s, child);
+	if (!ct)
+		return NULL;
+	bps_free(c);
+	tail = &c->bps;
+	for (b = g->p->bps; b; b = b->next) {
+		struct swbp *n = calloc(1, sizeof(*n));
+
+		if (!n)
+			break;
+		n->addr = b->addr;
+		n->orig = b->orig;
+		*tail = n;
+		tail = &n->next;
+	}
+	memcpy(c->dr, g->p->dr, sizeof(c->dr));
+	c->dr_gen = g->p->dr_gen + 1;
+	hold_new(ct);
+	return c;
 }
 
 static uint32_t f_clone(uint32_t action, struct utrace_engine *e,
@@ -716,56 +924,74 @@ static uint32_t f_clone(uint32_t action, struct utrace_engine *e,
 	struct gthr *g = utrace_engine_data(e), *c;
 	struct gdbstub *s = g->s;
 
-	if (!s->active)
-		return vote(g);
+	if (!g->p->active)
+		return deferred_vote(g);
 	if (!(flags & CLONE_THREAD)) {
-		if (!(flags & CLONE_VM))
-			unplant_child(s, child);
-		return vote(g);
+		struct gproc *cp = gproc_find(s, child);
+
+		if ((flags & CLONE_VM) || !s->fork_events) {
+			/* Not told to gdb (vfork, or an older gdb). */
+			if (cp) {
+				for (c = s->threads; c; c = c->next)
+					if (c->p == cp)
+						break;
+				cp->active = false;
+				if (c)
+					drop_thread(c);
+			}
+			if (!(flags & CLONE_VM))
+				unplant_child(g->p, child);
+			return deferred_vote(g);
+		}
+		if (fork_child(g, child)) {
+			g->ev_child = child;
+			event(g, GEV_FORK);
+		} else {
+			unplant_child(g->p, child);
+		}
+		return deferred_vote(g);
 	}
 	if (!gthr_find(s, child))
-		attach_pair(s, child);
+		attach_pair(s, child, g->p->pid);
 	c = gthr_find(s, child);
 	if (c) {
 		dr_apply(c);	/* held until this pass ends */
-		if (g->want_stop) {
-			c->want_stop = true;
-			if (ctl(s, c->first, UTRACE_STOP) == 0)
-				c->stopped = true;
-		}
+		if (g->want_stop)
+			hold_new(c);
 	}
-	return vote(g);
+	return deferred_vote(g);
 }
 
 static uint32_t f_exec(uint32_t action, struct utrace_engine *e, pid_t former)
 {
 	struct gthr *g = utrace_engine_data(e);
 	struct gdbstub *s = g->s;
-	struct swbp *b;
+	struct gproc *p = g->p;
 
-	if (!s->active)
-		return vote(g);
-	/* A new image: our breakpoints and watchpoints went with the old. */
-	while ((b = s->bps)) {
-		s->bps = b->next;
-		free(b);
-	}
-	if (s->wait_exec) {
-		s->wait_exec = false;
+	if (!p->active)
+		return deferred_vote(g);
+	/* A new image: our breakpoints went with the old. */
+	bps_free(p);
+	if (p->wait_exec) {
+		p->wait_exec = false;
 		event(g, GEV_INIT);
+	} else if (s->exec_events) {
+		/* As the kernel: no debug registers after an exec. */
+		memset(p->dr, 0, sizeof(p->dr));
+		p->dr_gen++;
+		event(g, GEV_EXEC);
 	}
-	return vote(g);
+	return deferred_vote(g);
 }
 
 static uint32_t f_death(struct utrace_engine *e, bool group_dead, int status)
 {
 	struct gthr *g = utrace_engine_data(e);
-	struct gdbstub *s = g->s;
 
 	g->dead = true;
 	g->stopped = false;
-	if (g->tid == s->pid || group_dead)
-		s->exit_status = status;
+	if (g->tid == g->p->pid || group_dead)
+		g->p->exit_status = status;
 	return UTRACE_RESUME;
 }
 
@@ -782,18 +1008,51 @@ static void gthr_unlink(struct gdbstub *s, struct gthr *g)
 		s->evthr = NULL;
 }
 
+/* Is a thread of a process gdb controls still running? */
+static bool any_running(struct gdbstub *s)
+{
+	struct gthr *g;
+
+	for (g = s->threads; g; g = g->next)
+		if (usable(g) && !g->stopped)
+			return true;
+	return false;
+}
+
+/*
+ * The last thread of p is reaped.  gdb hears of the end at once if it
+ * waits and nothing else runs; else once the others are held, or at the
+ * next resume.
+ */
+static void proc_ended(struct gdbstub *s, struct gproc *p)
+{
+	p->gone = true;
+	if (!p->active) {
+		gproc_free(s, p);
+		return;
+	}
+	if (!s->waiting || s->stopping)
+		return;
+	if (any_running(s)) {
+		s->stopping = true;
+		s->evproc = p;
+		stop_all(s);
+		return;
+	}
+	if (s->cfd >= 0)
+		report_exit(s, p);
+}
+
 static void f_reap(struct utrace_engine *e)
 {
 	struct gthr *g = utrace_engine_data(e);
 	struct gdbstub *s = g->s;
+	struct gproc *p = g->p;
 
 	gthr_unlink(s, g);
 	free(g);
-	if (!s->threads && !s->gone) {
-		s->gone = true;
-		if (s->active && s->cfd >= 0 && s->waiting)
-			report_exit(s);
-	}
+	if (!gproc_has_threads(s, p) && !p->gone)
+		proc_ended(s, p);
 }
 
 static const struct utrace_engine_ops first_ops = {
@@ -832,11 +1091,12 @@ static const struct utrace_engine_ops last_ops = {
 
 /* -- Attaching --------------------------------------------------------------- */
 
-static unsigned long first_events(const struct gdbstub *s)
+static unsigned long first_events(const struct gthr *g)
 {
+	const struct gdbstub *s = g->s;
 	unsigned long ev;
 
-	if (!s->active)
+	if (!g->p->active)
 		return UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP);
 	ev = UTRACE_EVENT(QUIESCE) | UTRACE_EVENT_SIGNAL_ALL |
 	     UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) |
@@ -852,26 +1112,75 @@ static void set_syscall_events(struct gdbstub *s, struct gthr *g)
 		utrace_set_syscalls(g->first, s->catch_nrs, s->catch_n);
 	else
 		utrace_set_syscalls(g->first, NULL, 0);
-	utrace_set_events(g->first, first_events(s));
+	utrace_set_events(g->first, first_events(g));
+}
+
+/* The parent process of @pid, from /proc/PID/stat. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *q;
+	ssize_t n;
+	int fd, ppid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	q = strrchr(buf, ')');
+	if (!q || sscanf(q + 1, " %*c %d", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+/*
+ * The process a new thread belongs to for gdb: a process gdb debugs, or,
+ * with fork-events, a new child of one (-f attaches the child's engines
+ * before its parent's clone report).
+ */
+static struct gproc *proc_for(struct gdbstub *s, pid_t tid, pid_t tgid)
+{
+	struct gproc *p = gproc_find(s, tgid), *pp;
+
+	if (p)
+		return p->active && !p->gone ? p : NULL;
+	if (!s->fork_events || tid != tgid)
+		return NULL;
+	pp = gproc_find(s, parent_of(tid));
+	if (!pp || !pp->active)
+		return NULL;
+	return gproc_new(s, tgid);
 }
 
 int gdbstub_attach_first(struct gdbstub *s, pid_t tid, pid_t tgid)
 {
+	struct gproc *p;
 	struct gthr *g;
 	int err;
 
-	if (!s || !s->active || tgid != s->pid || gthr_find(s, tid))
+	if (!s || !s->active || gthr_find(s, tid))
+		return 0;
+	p = proc_for(s, tid, tgid);
+	if (!p)
 		return 0;
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
 	g->s = s;
+	g->p = p;
 	g->tid = tid;
 	err = utrace_attach(s->t, tid, UTRACE_ATTACH_CREATE |
 			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
 			    &first_ops, g, &g->first);
 	if (err) {
 		free(g);
+		/* A fork child's record, made for this thread only. */
+		if (p != s->procs && !gproc_has_threads(s, p))
+			gproc_free(s, p);
 		return err;
 	}
 	/* The attachment keeps the engine; the pointer is good until reap. */
@@ -887,10 +1196,10 @@ int gdbstub_attach_last(struct gdbstub *s, pid_t tid, pid_t tgid)
 	struct gthr *g;
 	int err;
 
-	if (!s || !s->active || tgid != s->pid)
+	if (!s || !s->active)
 		return 0;
 	g = gthr_find(s, tid);
-	if (!g || g->last)
+	if (!g || g->last || g->p->pid != tgid)
 		return 0;
 	err = utrace_attach(s->t, tid, UTRACE_ATTACH_CREATE |
 			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
@@ -903,12 +1212,12 @@ int gdbstub_attach_last(struct gdbstub *s, pid_t tid, pid_t tgid)
 				 UTRACE_EVENT(QUIESCE));
 }
 
-static int attach_pair(struct gdbstub *s, pid_t tid)
+static int attach_pair(struct gdbstub *s, pid_t tid, pid_t tgid)
 {
-	int err = gdbstub_attach_first(s, tid, s->pid);
+	int err = gdbstub_attach_first(s, tid, tgid);
 
 	if (!err)
-		err = gdbstub_attach_last(s, tid, s->pid);
+		err = gdbstub_attach_last(s, tid, tgid);
 	return err;
 }
 
@@ -928,46 +1237,82 @@ static void close_client(struct gdbstub *s)
 	s->inlen = 0;
 }
 
-/*
- * gdb detached or went away with every thread held: take breakpoints and
- * watchpoints out, pass the signals gdb would pass, and let the process run
- * on under the other engines.  The stub takes no further connection.
- */
-static void let_go(struct gdbstub *s)
+/* Let a thread of a process gdb no longer debugs go. */
+static void drop_thread(struct gthr *g)
 {
-	struct gthr *g = gthr_access(s);
+	struct gdbstub *s = g->s;
+	struct gproc *p = g->p;
+
+	ctl(s, g->first, UTRACE_DETACH);
+	if (g->last)
+		ctl(s, g->last, UTRACE_DETACH);
+	gthr_unlink(s, g);
+	free(g);
+	if (!gproc_has_threads(s, p))
+		gproc_free(s, p);
+}
+
+/*
+ * gdb detached from p (or went away) with every thread held: take
+ * breakpoints and watchpoints out, pass the signals gdb would pass, and
+ * let the process run on under the other engines.  The stub's engines
+ * leave at once, or, on a thread with a signal to pass, after it.
+ */
+static void let_go_proc(struct gdbstub *s, struct gproc *p)
+{
+	struct gthr *g, *next;
 	struct swbp *b;
 
-	while ((b = s->bps)) {
+	for (g = s->threads; g; g = g->next)
+		if (g->p == p && usable(g) && g->stopped)
+			break;
+	for (b = p->bps; b; b = b->next)
 		if (g)
 			utrace_mem_write(g->first, b->addr, &b->orig, 1);
-		s->bps = b->next;
-		free(b);
-	}
-	memset(s->dr, 0, sizeof(s->dr));
-	s->dr_gen++;
-	s->catch_on = false;
+	bps_free(p);
+	memset(p->dr, 0, sizeof(p->dr));
+	p->dr_gen++;
 	for (g = s->threads; g; g = g->next) {
-		if (g->dead)
+		if (g->p != p || g->dead)
 			continue;
 		if (g->stopped)
 			dr_apply(g);
 		if (g->ev_has_info && g->ev_sig > 0 && g->ev_sig <= 64 &&
-		    s->pass[g->ev_sig] && g->last) {
+		    s->pass[g->ev_sig] && g->last && p->active) {
 			g->inj = g->ev_info;
 			g->inject = true;
 			ctl(s, g->last, UTRACE_INTERRUPT);
 		}
 	}
-	s->active = false;
-	for (g = s->threads; g; g = g->next) {
-		if (g->dead)
+	p->active = false;
+	for (g = s->threads; g; g = next) {
+		next = g->next;
+		if (g->p != p)
 			continue;
 		g->want_stop = g->stopped = g->step = false;
 		g->ev = GEV_NONE;
-		utrace_set_events(g->first, first_events(s));
+		if (g->dead)
+			continue;
+		if (!g->inject && p != s->procs) {
+			drop_thread(g);	/* may free p */
+			continue;
+		}
+		utrace_set_events(g->first, first_events(g));
 		ctl(s, g->first, UTRACE_RESUME);
 	}
+}
+
+/* gdb detached from everything or went away: the stub is done. */
+static void let_go(struct gdbstub *s)
+{
+	struct gproc *p, *next;
+
+	for (p = s->procs; p; p = next) {
+		next = p->next;
+		if (p->active)
+			let_go_proc(s, p);
+	}
+	s->active = false;
 	s->waiting = s->stopping = s->closing = false;
 	close_client(s);
 	if (s->lfd >= 0)
@@ -983,7 +1328,7 @@ static void client_gone(struct gdbstub *s)
 	close_client(s);
 	if (!s->active)
 		return;
-	if (s->gone) {
+	if (!any_live(s)) {
 		s->active = false;
 		return;
 	}
@@ -1324,17 +1669,17 @@ static void thread_xml(struct gdbstub *s, struct sbuf *b)
 		char path[64], name[64] = "";
 		FILE *f;
 
-		if (g->dead)
+		if (!usable(g))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", s->pid,
-			 g->tid);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
+			 g->p->pid, g->tid);
 		f = fopen(path, "re");
 		if (f) {
 			if (fgets(name, sizeof(name), f))
 				name[strcspn(name, "\n")] = 0;
 			fclose(f);
 		}
-		sb_printf(b, "<thread id=\"p%x.%x\"", (unsigned)s->pid,
+		sb_printf(b, "<thread id=\"p%x.%x\"", (unsigned)g->p->pid,
 			  (unsigned)g->tid);
 		if (name[0] && !strpbrk(name, "<>&\""))
 			sb_printf(b, " name=\"%s\"", name);
@@ -1389,8 +1734,13 @@ static void do_qxfer(struct gdbstub *s, const char *p)
 		}
 		target_xml(&b);
 	} else if (!strncmp(obj, "auxv:", 5)) {
-		snprintf(path, sizeof(path), "/proc/%d/auxv", s->pid);
-		ok = !s->gone && read_file(path, &b);
+		struct gthr *g = gthr_access(s);
+
+		ok = g != NULL;
+		if (ok) {
+			snprintf(path, sizeof(path), "/proc/%d/auxv", g->p->pid);
+			ok = read_file(path, &b);
+		}
 	} else if (!strncmp(obj, "siginfo:", 8)) {
 		struct gthr *g = gthr_access(s);
 		siginfo_t si;
@@ -1407,7 +1757,14 @@ static void do_qxfer(struct gdbstub *s, const char *p)
 		char exe[4096];
 		ssize_t r;
 
-		snprintf(path, sizeof(path), "/proc/%d/exe", s->pid);
+		const char *a = annex + 6;
+		unsigned long pid = 0;
+		struct gthr *g = gthr_access(s);
+
+		/* The annex names the process; empty: the current one. */
+		if (!parse_ulong(&a, &pid) && g)
+			pid = (unsigned long)g->p->pid;
+		snprintf(path, sizeof(path), "/proc/%lu/exe", pid);
 		r = readlink(path, exe, sizeof(exe) - 1);
 		ok = r > 0;
 		if (ok)
@@ -1571,7 +1928,7 @@ static void do_read_mem(struct gdbstub *s, const char *p)
 	if (n < 0 || (n == 0 && len)) {
 		send_error(s, 14);
 	} else {
-		for (b = s->bps; b; b = b->next)
+		for (b = g->p->bps; b; b = b->next)
 			if (b->addr >= addr && b->addr < addr + (unsigned long)n)
 				buf[b->addr - addr] = b->orig;
 		put_hex(out, buf, (size_t)n);
@@ -1588,7 +1945,7 @@ static int write_mem(struct gdbstub *s, struct gthr *g, uint64_t addr,
 	struct swbp *b;
 	ssize_t n;
 
-	for (b = s->bps; b; b = b->next)
+	for (b = g->p->bps; b; b = b->next)
 		if (b->addr >= addr && b->addr < addr + len) {
 			b->orig = buf[b->addr - addr];
 			buf[b->addr - addr] = 0xcc;
@@ -1660,6 +2017,7 @@ static int hw_pieces(uint64_t addr, unsigned long len, uint64_t *pa, int *pl,
 static void do_point(struct gdbstub *s, const char *p, bool insert)
 {
 	struct gthr *g = gthr_access(s);
+	struct gproc *pr;
 	unsigned long type, addr, kind;
 	uint64_t pa[4];
 	int pl[4], n, i, j, free_slots = 0;
@@ -1677,8 +2035,9 @@ static void do_point(struct gdbstub *s, const char *p, bool insert)
 		send_error(s, 1);
 		return;
 	}
+	pr = g->p;
 	if (type == 0) {
-		struct swbp *b = bp_find(s, addr), **pp;
+		struct swbp *b = bp_find(pr, addr), **pp;
 		unsigned char cc = 0xcc;
 
 		if (insert) {
@@ -1694,11 +2053,11 @@ static void do_point(struct gdbstub *s, const char *p, bool insert)
 				return;
 			}
 			b->addr = addr;
-			b->next = s->bps;
-			s->bps = b;
+			b->next = pr->bps;
+			pr->bps = b;
 		} else if (b) {
 			utrace_mem_write(g->first, addr, &b->orig, 1);
-			for (pp = &s->bps; *pp != b; pp = &(*pp)->next)
+			for (pp = &pr->bps; *pp != b; pp = &(*pp)->next)
 				;
 			*pp = b->next;
 			free(b);
@@ -1711,26 +2070,26 @@ static void do_point(struct gdbstub *s, const char *p, bool insert)
 	n = hw_pieces(addr, kind, pa, pl, 4);
 	if (insert) {
 		for (i = 0; i < 4; i++)
-			free_slots += !s->dr[i].used;
+			free_slots += !pr->dr[i].used;
 		if (n < 0 || n > free_slots) {
 			send_error(s, 28);
 			return;
 		}
 		for (i = 0, j = 0; i < 4 && j < n; i++) {
-			if (s->dr[i].used)
+			if (pr->dr[i].used)
 				continue;
-			s->dr[i] = (struct hwslot){ true, (char)('0' + type),
+			pr->dr[i] = (struct hwslot){ true, (char)('0' + type),
 				pa[j], type == 1 ? 1 : pl[j], addr, (int)kind };
 			j++;
 		}
 	} else {
 		for (i = 0; i < 4; i++)
-			if (s->dr[i].used && s->dr[i].req_addr == addr &&
-			    s->dr[i].req_len == (int)kind &&
-			    s->dr[i].type == (char)('0' + type))
-				s->dr[i].used = false;
+			if (pr->dr[i].used && pr->dr[i].req_addr == addr &&
+			    pr->dr[i].req_len == (int)kind &&
+			    pr->dr[i].type == (char)('0' + type))
+				pr->dr[i].used = false;
 	}
-	s->dr_gen++;
+	pr->dr_gen++;
 	send_packet(s, "OK");
 }
 
@@ -1744,9 +2103,9 @@ struct action {
 /* A pending event that still stands (a removed breakpoint's does not). */
 static bool pending(struct gdbstub *s, struct gthr *g)
 {
-	if (g->dead || g->ev == GEV_NONE || g->ev == GEV_INIT)
+	if (!usable(g) || g->ev == GEV_NONE || g->ev == GEV_INIT)
 		return false;
-	if (g->ev == GEV_SWBREAK && !bp_find(s, g->ev_addr)) {
+	if (g->ev == GEV_SWBREAK && !bp_find(g->p, g->ev_addr)) {
 		g->ev = GEV_NONE;
 		return false;
 	}
@@ -1759,7 +2118,7 @@ static bool pending(struct gdbstub *s, struct gthr *g)
 
 static void resume_thread(struct gthr *g, struct action *a)
 {
-	if (g->dead)
+	if (!usable(g))
 		return;
 	dr_apply(g);
 	if (a->sig && g->last) {
@@ -1788,9 +2147,17 @@ static void resume(struct gdbstub *s, struct action *acts, size_t n)
 	struct gthr *g;
 	size_t i;
 
+	struct gproc *p = ended(s);
+
 	s->asked = true;
-	if (s->gone) {
-		report_exit(s);
+	if (p) {
+		/* A process ended while held: gdb hears of it first. */
+		report_exit(s, p);
+		return;
+	}
+	if (!any_live(s)) {
+		send_packet(s, s->stopreply[0] ? s->stopreply : "W00");
+		s->asked = false;
 		return;
 	}
 	s->waiting = true;
@@ -1829,7 +2196,7 @@ static void do_vcont(struct gdbstub *s, const char *p)
 	while (*p == ';') {
 		struct action a = { 0, 0 };
 		unsigned long sig = 0;
-		pid_t tid = -1;
+		pid_t pid = -1, tid = -1;
 
 		p++;
 		a.a = *p == 'C' ? 'c' : *p == 'S' ? 's' : *p;
@@ -1851,10 +2218,14 @@ static void do_vcont(struct gdbstub *s, const char *p)
 		}
 		if (*p == ':') {
 			p++;
-			tid = parse_tid(&p);
+			if (!parse_ptid(&p, &pid, &tid)) {
+				free(acts);
+				send_error(s, 1);
+				return;
+			}
 		}
 		for (g = s->threads, i = 0; g; g = g->next, i++)
-			if (!acts[i].a && (tid <= 0 || tid == g->tid))
+			if (!acts[i].a && ptid_match(g, pid, tid))
 				acts[i] = a;
 	}
 	resume(s, acts, n);
@@ -1968,9 +2339,9 @@ static void do_thread_list(struct gdbstub *s)
 	char sep = 'm';
 
 	for (g = s->threads; g; g = g->next) {
-		if (g->dead)
+		if (!usable(g))
 			continue;
-		sb_printf(&b, "%cp%x.%x", sep, (unsigned)s->pid,
+		sb_printf(&b, "%cp%x.%x", sep, (unsigned)g->p->pid,
 			  (unsigned)g->tid);
 		sep = ',';
 	}
@@ -1978,13 +2349,31 @@ static void do_thread_list(struct gdbstub *s)
 	sb_free(&b);
 }
 
-static void do_kill(struct gdbstub *s, bool reply)
+/*
+ * k (every process) or vKill;PID.  Nothing is held any more: SIGKILL ends
+ * every stop; the process is forgotten, its end is not reported.
+ */
+static void do_kill(struct gdbstub *s, pid_t pid, bool reply)
 {
-	if (!s->gone)
-		kill(s->pid, SIGKILL);
+	struct gproc *p, *next;
+	bool found = false;
+
+	for (p = s->procs; p; p = p->next) {
+		if (!p->active || (pid > 0 && p->pid != pid))
+			continue;
+		found = true;
+		if (!p->gone)
+			kill(p->pid, SIGKILL);
+		p->active = false;
+		p->killed = true;
+	}
+	for (p = s->procs; p; p = next) {
+		next = p->next;
+		if (p->killed && p->gone)
+			gproc_free(s, p);
+	}
 	if (reply)
-		send_packet(s, "OK");
-	/* Nothing is held any more: SIGKILL ends every stop. */
+		send_packet(s, found ? "OK" : "E01");
 }
 
 /*
@@ -2096,6 +2485,203 @@ static void do_vfile(struct gdbstub *s, const char *p)
 	}
 }
 
+static int start_proc(struct gdbstub *s, struct gproc *p);
+
+/* What gdb offers decides which events it is told about. */
+static void do_supported(struct gdbstub *s, const char *p)
+{
+	struct sbuf b = { 0 };
+
+	s->fork_events = strstr(p, "fork-events+") &&
+			 (strstr(p, ":fork-events+") || strstr(p, ";fork-events+"));
+	s->exec_events = strstr(p, "exec-events+") != NULL;
+	s->multiprocess = strstr(p, "multiprocess+") != NULL;
+	sb_puts(&b, "PacketSize=4000;QPassSignals+;QCatchSyscalls+;"
+		"QStartNoAckMode+;qXfer:features:read+;qXfer:auxv:read+;"
+		"qXfer:threads:read+;qXfer:exec-file:read+;"
+		"qXfer:siginfo:read+;multiprocess+;swbreak+;hwbreak+;"
+		"vContSupported+");
+	if (s->fork_events)
+		sb_puts(&b, ";fork-events+");
+	if (s->exec_events)
+		sb_puts(&b, ";exec-events+");
+	send_packet(s, b.p);
+	sb_free(&b);
+}
+
+/* D (everything) or D;PID (one process; gdb keeps the others). */
+static void do_detach(struct gdbstub *s, const char *q)
+{
+	struct gproc *p;
+	unsigned long pid;
+	bool others = false;
+
+	if (*q != ';') {
+		send_packet(s, "OK");
+		for (p = s->procs; p; p = p->next)
+			if (p->active)
+				fprintf(stderr, "utrace: gdb detached from "
+					"process %d\n", p->pid);
+		let_go(s);
+		return;
+	}
+	q++;
+	if (!parse_ulong(&q, &pid) || !(p = gproc_find(s, (pid_t)pid)) ||
+	    !p->active) {
+		send_error(s, 1);
+		return;
+	}
+	send_packet(s, "OK");
+	fprintf(stderr, "utrace: gdb detached from process %d\n", p->pid);
+	let_go_proc(s, p);
+	for (p = s->procs; p; p = p->next)
+		if (p->active && !p->gone)
+			others = true;
+	/* The last one, with target remote: the stub is done. */
+	if (!others && !s->extended)
+		let_go(s);
+}
+
+/* A hex-encoded vRun argument, up to ';' or the end; NULL if malformed. */
+static char *unhex_arg(const char **p)
+{
+	const char *e = strchr(*p, ';');
+	size_t n = e ? (size_t)(e - *p) : strlen(*p);
+	char *a = malloc(n / 2 + 1);
+
+	if (!a || n % 2 || get_hex((unsigned char *)a, *p, n / 2) !=
+	    (ssize_t)(n / 2)) {
+		free(a);
+		return NULL;
+	}
+	a[n / 2] = 0;
+	*p += n;
+	return a;
+}
+
+static void argv_free(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * vRun;PROG;ARG...: start a new process (an empty PROG: the last one,
+ * with its arguments when none are given), stopped at its exec; the
+ * stop reply answers.
+ */
+static void do_run(struct gdbstub *s, const char *p)
+{
+	char **argv = NULL, **v;
+	size_t n = 0, i;
+	pid_t pid;
+
+	while (*p || n == 0) {
+		char *a = unhex_arg(&p);
+
+		v = a ? realloc(argv, (n + 2) * sizeof(*argv)) : NULL;
+		if (!v) {
+			free(a);
+			argv_free(argv);
+			send_error(s, 1);
+			return;
+		}
+		argv = v;
+		argv[n++] = a;
+		argv[n] = NULL;
+		if (*p == ';')
+			p++;
+		else
+			break;
+	}
+	if (!argv[0][0]) {
+		if (!s->run_argv) {
+			argv_free(argv);
+			send_error(s, 1);
+			return;
+		}
+		free(argv[0]);
+		argv[0] = strdup(s->run_argv[0]);
+		if (n == 1) {
+			/* The last arguments too. */
+			for (i = 1; s->run_argv[i]; i++) {
+				v = realloc(argv, (n + 2) * sizeof(*argv));
+				if (!v)
+					break;
+				argv = v;
+				argv[n++] = strdup(s->run_argv[i]);
+				argv[n] = NULL;
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!argv[i]) {
+			argv_free(argv);
+			send_error(s, 12);
+			return;
+		}
+	if (!s->host || !s->host->run) {
+		argv_free(argv);
+		send_error(s, 1);
+		return;
+	}
+	pid = s->host->run(s->host_arg, argv);
+	if (pid < 0) {
+		argv_free(argv);
+		send_error(s, (int)-pid);
+		return;
+	}
+	argv_free(s->run_argv);
+	s->run_argv = argv;
+	fprintf(stderr, "utrace: gdb started process %d\n", pid);
+	/* The reply is the stop at its exec. */
+	s->asked = true;
+}
+
+/* vAttach;PID: debug a running process too, as -p does. */
+static void do_attach(struct gdbstub *s, const char *q)
+{
+	unsigned long pid;
+	struct gproc *p;
+	int err;
+
+	if (!parse_ulong(&q, &pid) || !pid || gproc_find(s, (pid_t)pid)) {
+		send_error(s, 1);
+		return;
+	}
+	if (!s->host || !s->host->attach) {
+		send_error(s, 1);
+		return;
+	}
+	if (gdbstub_set_process(s, (pid_t)pid, false) < 0) {
+		send_error(s, 12);
+		return;
+	}
+	p = gproc_find(s, (pid_t)pid);
+	err = s->host->attach(s->host_arg, (pid_t)pid);
+	if (err >= 0)
+		err = start_proc(s, p);
+	if (err < 0) {
+		for (struct gthr *g = s->threads; g; ) {
+			struct gthr *next = g->next;
+
+			if (g->p == p)
+				drop_thread(g);
+			g = next;
+		}
+		if (gproc_find(s, (pid_t)pid) == p)
+			gproc_free(s, p);
+		s->waiting = false;
+		send_error(s, 1);
+		return;
+	}
+	fprintf(stderr, "utrace: gdb attached to process %lu\n", pid);
+	s->asked = true;
+}
+
 static void handle_packet(struct gdbstub *s, char *p, size_t len)
 {
 	char *end = p + len;
@@ -2145,50 +2731,84 @@ static void handle_packet(struct gdbstub *s, char *p, size_t len)
 	case 'H':
 		q = p + 2;
 		if (p[1] == 'g') {
-			pid_t tid = parse_tid(&q);
+			pid_t pid, tid;
 
+			if (!parse_ptid(&q, &pid, &tid)) {
+				send_error(s, 1);
+				return;
+			}
 			if (tid > 0 && !gthr_live(s, tid)) {
 				send_error(s, 1);
 				return;
+			}
+			if (tid <= 0 && pid > 0) {
+				/* Any thread of that process. */
+				struct gthr *g;
+
+				for (g = s->threads; g; g = g->next)
+					if (usable(g) && g->p->pid == pid)
+						break;
+				if (!g) {
+					send_error(s, 1);
+					return;
+				}
+				tid = g->tid;
 			}
 			s->gtid = tid > 0 ? tid : s->last_tid;
 		}
 		send_packet(s, "OK");
 		return;
-	case 'T':
+	case 'T': {
+		pid_t pid, tid;
+		struct gthr *g;
+
 		q = p + 1;
-		send_packet(s, gthr_live(s, parse_tid(&q)) ? "OK" : "E01");
+		g = parse_ptid(&q, &pid, &tid) ? gthr_live(s, tid) : NULL;
+		send_packet(s, g && ptid_match(g, pid, tid) ? "OK" : "E01");
 		return;
+	}
 	case 'D':
-		send_packet(s, "OK");
-		fprintf(stderr, "utrace: gdb detached from process %d\n",
-			s->pid);
-		let_go(s);
+		do_detach(s, p + 1);
 		return;
 	case 'k':
-		do_kill(s, false);
+		do_kill(s, -1, false);
 		return;
 	default:
 		break;
 	}
 	if (!strncmp(p, "qSupported", 10)) {
-		send_packet(s, "PacketSize=4000;QPassSignals+;QCatchSyscalls+;"
-			    "QStartNoAckMode+;qXfer:features:read+;"
-			    "qXfer:auxv:read+;qXfer:threads:read+;"
-			    "qXfer:exec-file:read+;qXfer:siginfo:read+;"
-			    "multiprocess+;swbreak+;"
-			    "hwbreak+;vContSupported+");
+		do_supported(s, p + 10);
 	} else if (!strcmp(p, "QStartNoAckMode")) {
 		send_packet(s, "OK");
 		s->noack = true;
 	} else if (!strncmp(p, "qXfer:", 6)) {
 		do_qxfer(s, p);
 	} else if (!strncmp(p, "qAttached", 9)) {
-		send_packet(s, s->attached ? "1" : "0");
+		unsigned long pid = 0;
+		struct gproc *pr;
+
+		q = p + 9;
+		if (*q == ':')
+			q++;
+		if (!parse_ulong(&q, &pid))
+			pid = (unsigned long)s->last_pid;
+		pr = gproc_find(s, (pid_t)pid);
+		if (pr && pr->active)
+			send_packet(s, pr->attached ? "1" : "0");
+		else
+			send_error(s, 1);
 	} else if (!strcmp(p, "qC")) {
-		snprintf(buf, sizeof(buf), "QCp%x.%x", (unsigned)s->pid,
-			 (unsigned)(s->last_tid ? s->last_tid : s->pid));
-		send_packet(s, buf);
+		struct gthr *g = gthr_live(s, s->last_tid);
+
+		if (!g)
+			g = gthr_access(s);
+		if (g) {
+			snprintf(buf, sizeof(buf), "QCp%x.%x",
+				 (unsigned)g->p->pid, (unsigned)g->tid);
+			send_packet(s, buf);
+		} else {
+			send_packet(s, "");
+		}
 	} else if (!strcmp(p, "qfThreadInfo")) {
 		do_thread_list(s);
 	} else if (!strcmp(p, "qsThreadInfo")) {
@@ -2207,8 +2827,18 @@ static void handle_packet(struct gdbstub *s, char *p, size_t len)
 		do_vcont(s, p + 5);
 	} else if (!strncmp(p, "vFile:", 6)) {
 		do_vfile(s, p + 6);
-	} else if (!strncmp(p, "vKill", 5)) {
-		do_kill(s, true);
+	} else if (!strncmp(p, "vKill;", 6)) {
+		unsigned long pid;
+
+		q = p + 6;
+		if (parse_ulong(&q, &pid))
+			do_kill(s, (pid_t)pid, true);
+		else
+			send_error(s, 1);
+	} else if (!strncmp(p, "vRun;", 5)) {
+		do_run(s, p + 5);
+	} else if (!strncmp(p, "vAttach;", 8)) {
+		do_attach(s, p + 8);
 	} else {
 		send_packet(s, "");	/* unknown: the empty reply */
 	}
@@ -2262,10 +2892,14 @@ static void parse_input(struct gdbstub *s)
 			if (s->waiting && !s->stopping && s->threads) {
 				struct gthr *g = gthr_live(s, s->last_tid);
 
+				if (!g && s->procs)
+					g = gthr_live(s, s->procs->pid);
+				for (struct gthr *h = s->threads; h && !g;
+				     h = h->next)
+					if (usable(h))
+						g = h;
 				if (!g)
-					g = gthr_live(s, s->pid);
-				if (!g)
-					g = s->threads;
+					continue;
 				s->stopping = true;
 				s->evthr = g;
 				g->ev = GEV_INTR;
@@ -2369,7 +3003,8 @@ static void accept_client(struct gdbstub *s)
 	s->cfd = fd;
 	s->noack = false;
 	s->inlen = 0;
-	fprintf(stderr, "utrace: gdb connected to process %d\n", s->pid);
+	fprintf(stderr, "utrace: gdb connected to process %d\n",
+		s->procs ? s->procs->pid : 0);
 }
 
 /* Once every thread is held: the stop reply, or the end of a closing. */
@@ -2381,22 +3016,33 @@ static void check_stopped(struct gdbstub *s)
 		return;
 	if (!s->stopping && !s->closing)
 		return;
-	for (g = s->threads; g; g = g->next)
-		if (!g->dead && !g->stopped)
-			return;
+	if (any_running(s))
+		return;
 	if (s->closing) {
 		let_go(s);
 		return;
 	}
-	if (s->gone && !s->threads) {
-		report_exit(s);
+	g = s->evthr;
+	if (g && !usable(g))
+		g = NULL;
+	if (!g && s->evproc) {
+		report_exit(s, s->evproc);
+		if (s->inlen)
+			parse_input(s);
 		return;
 	}
-	g = s->evthr;
-	if (!g || g->dead) {
+	if (!g) {
+		struct gproc *p = ended(s);
+
 		for (g = s->threads; g; g = g->next)
 			if (pending(s, g))
 				break;
+		if (!g && p) {
+			report_exit(s, p);
+			if (s->inlen)
+				parse_input(s);
+			return;
+		}
 		if (!g) {
 			s->stopping = false;
 			return;
@@ -2425,7 +3071,7 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 	    errno != EINTR)
 		return -errno;
 	s->kick = false;
-	r = s->gone ? 0 : utrace_dispatch(s->t, 0);
+	r = utrace_dispatch(s->t, 0);
 	check_stopped(s);
 	if (ci >= 0 && pf[ci].revents && s->cfd >= 0)
 		client_read(s);
@@ -2436,7 +3082,7 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 		int r2;
 
 		s->kick = false;
-		r2 = s->gone ? 0 : utrace_dispatch(s->t, 0);
+		r2 = utrace_dispatch(s->t, 0);
 		if (r2 < 0)
 			r = r2;
 		else
@@ -2535,45 +3181,88 @@ int gdbstub_new(struct utrace_tracer *t, const char *addr,
 
 int gdbstub_set_process(struct gdbstub *s, pid_t pid, bool spawned)
 {
-	s->pid = pid;
+	struct gproc *p = gproc_find(s, pid);
+
+	if (p && p->gone) {
+		gproc_free(s, p);	/* an old one of the same pid */
+		p = NULL;
+	}
+	if (!p)
+		p = gproc_new(s, pid);
+	if (!p)
+		return -ENOMEM;
+	p->active = true;
+	p->attached = !spawned;
+	p->wait_exec = spawned;
 	s->active = true;
-	s->attached = !spawned;
-	s->wait_exec = spawned;
 	s->waiting = true;	/* the first stop is kept for gdb's '?' */
 	return 0;
 }
 
-/* -p: every thread of the process, then hold them all. */
-int gdbstub_start(struct gdbstub *s)
+int gdbstub_set_host(struct gdbstub *s, const struct gdbstub_host *host,
+		     void *arg, char *const *argv)
+{
+	size_t n = 0, i;
+
+	s->host = host;
+	s->host_arg = arg;
+	while (argv && argv[n])
+		n++;
+	if (!n)
+		return 0;
+	s->run_argv = calloc(n + 1, sizeof(*s->run_argv));
+	if (!s->run_argv)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		s->run_argv[i] = strdup(argv[i]);
+		if (!s->run_argv[i]) {
+			argv_free(s->run_argv);
+			s->run_argv = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* -p, vAttach: every thread of the process, then hold them all. */
+static int start_proc(struct gdbstub *s, struct gproc *p)
 {
 	char path[64];
 	struct dirent *de;
 	struct gthr *g;
 	DIR *d;
 
-	if (s->wait_exec)
+	if (p->wait_exec)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", s->pid);
+	snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
 	d = opendir(path);
 	if (d) {
 		while ((de = readdir(d))) {
 			pid_t tid = (pid_t)atoi(de->d_name);
 
 			if (tid > 0 && !gthr_find(s, tid))
-				attach_pair(s, tid);
+				attach_pair(s, tid, p->pid);
 		}
 		closedir(d);
 	}
-	g = gthr_find(s, s->pid);
+	g = gthr_find(s, p->pid);
 	if (!g)
 		return -ESRCH;
 	event(g, GEV_INIT);
 	return 0;
 }
 
+int gdbstub_start(struct gdbstub *s)
+{
+	return s->procs ? start_proc(s, s->procs) : -ESRCH;
+}
+
 bool gdbstub_serving(const struct gdbstub *s)
 {
-	return s && s->active && s->gone && s->extended && s->cfd >= 0;
+	if (!s || !s->active)
+		return false;
+	/* A fork child only gdb traces, or extended-remote waiting for more. */
+	return any_live(s) || (s->extended && s->cfd >= 0);
 }
 
 void gdbstub_free(struct gdbstub *s)
@@ -2592,12 +3281,9 @@ void gdbstub_free(struct gdbstub *s)
 		s->threads = g->next;
 		free(g);
 	}
-	while (s->bps) {
-		struct swbp *b = s->bps;
-
-		s->bps = b->next;
-		free(b);
-	}
+	while (s->procs)
+		gproc_free(s, s->procs);
+	argv_free(s->run_argv);
 	free(s->upath);
 	free(s->catch_nrs);
 	free(s->out);

@@ -14,6 +14,18 @@
 struct gdbstub;
 
 /*
+ * What extended-remote needs from utrace: start a program (vRun, gdb's
+ * run) or attach to a running process (vAttach, gdb's attach) and trace
+ * it as utrace traces its own, calling gdbstub_set_process() first and
+ * attaching the engines (gdbstub_attach_first/last among them) then.
+ * run returns the pid or -errno; attach returns 0 or -errno.
+ */
+struct gdbstub_host {
+	pid_t (*run)(void *arg, char *const *argv);
+	int (*attach)(void *arg, pid_t pid);
+};
+
+/*
  * Listen on @addr (":PORT" or "HOST:PORT", ":0" picks a free port; a
  * string with a '/' is a Unix socket path).  Prints "Listening on ..." on
  * stderr.  Returns 0 or -errno.
@@ -21,7 +33,13 @@ struct gdbstub;
 int gdbstub_new(struct utrace_tracer *t, const char *addr,
 		struct gdbstub **out);
 /*
- * The process gdb debugs: @spawned is true for a command utrace started
+ * For vRun and vAttach; @argv, the command utrace runs (or NULL), is what
+ * a vRun with no program starts again.
+ */
+int gdbstub_set_host(struct gdbstub *s, const struct gdbstub_host *host,
+		     void *arg, char *const *argv);
+/*
+ * A process gdb debugs: @spawned is true for a command utrace started
  * (stopped after its execve for gdb), false for -p (every thread is
  * stopped at once).
  */

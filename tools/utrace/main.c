@@ -914,6 +914,44 @@ static int join_other(struct cli *cli, pid_t pid)
 	return -EPERM;
 }
 
+/* --gdb in extended-remote: gdb's run and attach, traced as ours are. */
+static pid_t gdb_run(void *arg, char *const *argv)
+{
+	struct utrace_spawn_opts so = { .size = sizeof(so) };
+	struct cli *cli = arg;
+	pid_t pid;
+	int err;
+
+	so.envp = cli->opt.envp;
+	if (cli->opt.detach_execve)
+		so.flags |= UTRACE_SPAWN_NO_FILTER;
+	err = utrace_spawn(cli->tracer, argv, &so, &pid);
+	if (err)
+		return err;
+	gdbstub_set_process(cli->gdb, pid, true);
+	err = attach_engines(cli, pid, pid);
+	if (err) {
+		kill(pid, SIGKILL);
+		return err;
+	}
+	if (tinfo(cli, pid, false))
+		tinfo(cli, pid, false)->keep_exec = true;
+	follow(cli, pid);
+	return pid;
+}
+
+static int gdb_attach(void *arg, pid_t pid)
+{
+	struct cli *cli = arg;
+	int err = attach_process(cli, pid);
+
+	if (err >= 0 && !(cli->opt.quiet & Q_ATTACH) && !cli->opt.json)
+		fprintf(stderr, "utrace: Process %d attached\n", pid);
+	return err < 0 ? err : 0;
+}
+
+static const struct gdbstub_host gdb_host = { gdb_run, gdb_attach };
+
 /* Start or attach what the options say; the number of processes traced. */
 static int start(struct cli *cli, int *status)
 {
@@ -970,6 +1008,7 @@ static int start(struct cli *cli, int *status)
 			free(st);
 			return 0;
 		}
+		gdbstub_set_host(cli->gdb, &gdb_host, cli, o->argv);
 	}
 
 	if (st) {
