@@ -596,9 +596,8 @@ const struct xlat xlat_signals[] = {
 	XLAT_END
 };
 
-const char *signame(int sig)
+const char *signame_r(int sig, char *buf)
 {
-	static char buf[32];
 	const char *n = xlat_name(xlat_signals, (unsigned)sig);
 
 	if (n)
@@ -606,9 +605,9 @@ const char *signame(int sig)
 	if (sig == 32)
 		return "SIGRTMIN";
 	if (sig > 32 && sig <= 64)
-		snprintf(buf, sizeof(buf), "SIGRT_%d", sig - 32);
+		snprintf(buf, SIGNAME_MAX, "SIGRT_%d", sig - 32);
 	else
-		snprintf(buf, sizeof(buf), "%d", sig);
+		snprintf(buf, SIGNAME_MAX, "%d", sig);
 	return buf;
 }
 

@@ -158,7 +158,14 @@ void dec_sym_end(struct dec_ctx *c, size_t pos, unsigned long long v,
  */
 void sb_sym(struct sbuf *b, int style, const char *name,
 	    unsigned long long v, int how);
-const char *signame(int sig);
+/*
+ * A signal's name ("SIGRT_3"; the number for one that has none), written
+ * in buf (SIGNAME_MAX bytes) when it is not a constant; signame() gives a
+ * buffer that lives until the end of the caller's block.
+ */
+#define SIGNAME_MAX	16
+const char *signame_r(int sig, char *buf);
+#define signame(sig)	signame_r((sig), (char [SIGNAME_MAX]){ 0 })
 const char *xlat_name(const struct xlat *x, unsigned long long v);
 void format_siginfo(struct sbuf *b, int xlat_style, const siginfo_t *si);
 void fd_path(pid_t pid, int fd, char *buf, size_t size);

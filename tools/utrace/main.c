@@ -1016,12 +1016,16 @@ static int start(struct cli *cli, int *status)
 			started = fork_command(st);
 		if (cli->gdb)
 			gdbstub_set_process(cli->gdb, started, true);
-		if (cli->printer)
-			printer_set_command(cli->printer, started);
 		err = trace_started(cli, st, started);
 		free(st);
 		if (err)
 			return 0;
+		/*
+		 * The command's id once it is attached, as it always was:
+		 * with -u/-D, -k takes its execve's stack at the entry.
+		 */
+		if (cli->printer)
+			printer_set_command(cli->printer, started);
 		cli->main_pid = started;
 		traced++;
 	} else if (o->argv) {
