@@ -42,8 +42,8 @@ done
 # (ptrace-norm.py joins <unfinished ...> and <... resumed>: P1, P2 are pids.)
 python3 "$dir/ptrace-norm.py" outer >outer.n
 if grep -Eq '^P1 wait4\(P2, \[\{WIFSTOPPED\(s\) && WSTOPSIG\(s\) == SIGSTOP\}\], 0, NULL\) = P2$' outer.n &&
-   grep -Eq '^P1 ptrace\(ADDR, P2, ADDR, ADDR\) = 0$' outer.n &&
-   grep -Eq '^P1 ptrace\(ADDR, P1, NULL, NULL\) = -1 ESRCH' outer.n &&
+   grep -Eq '^P1 ptrace\(PTRACE_POKEDATA, P2, ADDR, ADDR\) = 0$' outer.n &&
+   grep -Eq '^P1 ptrace\(PTRACE_CONT, P1, NULL, 0\) = -1 ESRCH' outer.n &&
    grep -Eq '^P2 exit_group\(42\) = \?$' outer.n; then
 	ok "outer log: emulated ptrace and wait4 with the program's results"
 else

@@ -225,6 +225,9 @@ bool d_mq_open(struct dec_ctx *c);
 bool d_mq_timedsend(struct dec_ctx *c);
 bool d_mq_timedreceive(struct dec_ctx *c);
 
+/* decode_ptrace.c */
+bool d_ptrace(struct dec_ctx *c);
+
 /* decode_ioctl.c */
 bool d_ioctl(struct dec_ctx *c);
 

@@ -1030,8 +1030,15 @@ static int start(struct cli *cli, int *status)
 		traced++;
 	} else if (o->argv) {
 		so.envp = o->envp;
-		/* -b execve: as strace, no seccomp filter (it would outlive us). */
-		if (o->detach_execve)
+		/*
+		 * As strace, a seccomp filter only with -f and without -b
+		 * execve: a filtered process is never let go untraced, so
+		 * without -f its children would stay traced (their own
+		 * PTRACE_TRACEME fails: gdb cannot start its program) and be
+		 * killed when utrace ends; with -b, the filter would outlive
+		 * us.
+		 */
+		if (o->detach_execve || !o->follow)
 			so.flags |= UTRACE_SPAWN_NO_FILTER;
 		err = utrace_spawn(cli->tracer, o->argv, &so, &cli->main_pid);
 		if (err) {
