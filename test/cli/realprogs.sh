@@ -73,3 +73,8 @@ if command -v strace >/dev/null 2>&1 &&
 else
 	echo "ok - ptrace: the whole trace as strace 6.1's # SKIP strace 6.1 not installed"
 fi
+
+# -- options of strace's own test suite -------------------------------------------
+
+"$U" --interruptible=always -e trace=none -o log true
+t "--interruptible=always: strace's other name for anywhere" '[ $? = 0 ]'

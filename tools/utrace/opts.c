@@ -877,6 +877,9 @@ static int parse_intr(const char *s)
 	for (i = 1; i <= 4; i++)
 		if (!strcmp(s, names[i]) || (s[0] == '0' + i && !s[1]))
 			return i;
+	/* strace's other name for anywhere. */
+	if (!strcmp(s, "always"))
+		return 1;
 	die("invalid -I argument: '%s'", s);
 }
 
