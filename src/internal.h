@@ -142,6 +142,15 @@ struct uthread {
 	unsigned held_passes;	/* HOLDs in a row at this stop */
 	siginfo_t held_info;
 	bool handler_trap;	/* stepping into a handler: HANDLER report */
+	/*
+	 * Its signal dispositions as /proc last showed them, kept while
+	 * every change to them is seen (signal.c, "Dispositions").
+	 */
+	bool disp_own;		/* no change can escape us (since exec) */
+	bool disp_valid;	/* disp_ign/disp_cgt are current */
+	uint64_t disp_ign, disp_cgt;
+	uint64_t disp_kept;	/* caught ones known not to reset on delivery */
+	uint64_t disp_verify;	/* delivered since; flags not known yet */
 	/* caches for the current stop */
 	bool regs_valid, regs_dirty;
 	struct user_regs_struct regs;
@@ -317,7 +326,10 @@ bool utrace__proc_status(pid_t tid, char *buf, size_t size);
 const char *utrace__proc_field(const char *buf, const char *name);
 
 /* signal.c */
-unsigned long utrace__signal_class(pid_t tid, int sig, uint32_t *action);
+unsigned long utrace__signal_class(struct uthread *th, int sig,
+				  uint32_t *action);
+void utrace__disp_exec(struct uthread *th);
+void utrace__disp_restart(struct uthread *th, long req, int sig);
 int utrace__signal_final(struct uthread *th, uint32_t result);
 void utrace__signal_report_final(struct uthread *th, uint32_t result);
 void utrace__signal_pend(struct uthread *th, const siginfo_t *info,

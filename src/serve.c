@@ -79,7 +79,7 @@ struct utrace__server {
 	int lfd, wfd;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	pthread_t th;
-	atomic_bool stop, exited;
+	atomic_bool stop;
 	pthread_mutex_t lock;		/* conns: the server adds and removes */
 	struct sconn *conns;
 	atomic_uint nconns;
@@ -891,7 +891,6 @@ static void *server_main(void *arg)
 			conn_accept(s);
 	}
 	free(pfd);
-	atomic_store(&s->exited, true);
 	return NULL;
 }
 
@@ -1053,12 +1052,24 @@ void utrace__serve_end(struct utrace_tracer *t)
 	atomic_store(&s->stop, true);
 	if (write(s->wfd, &one, sizeof(one)) < 0)
 		(void)0;
-	/* It may be waiting for the loop: run its calls until it is out. */
-	while (!atomic_load(&s->exited)) {
+	/*
+	 * It may be waiting for the loop: run its calls until it is out,
+	 * joining it in between (back at once when it ends, where a sleep
+	 * would wait its whole length).
+	 */
+	for (;;) {
+		struct timespec ts;
+
 		utrace__run_requests(t);
-		usleep(200);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 200000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		if (pthread_timedjoin_np(s->th, NULL, &ts) == 0)
+			break;
 	}
-	pthread_join(s->th, NULL);
 	deadline = now_ms() + 2000;
 	while (s->conns) {
 		struct sconn *c = s->conns;

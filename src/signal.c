@@ -12,16 +12,55 @@
 #include <unistd.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <linux/audit.h>
+#include <linux/sched.h>
 
 #include "internal.h"
 
+/* -- Dispositions --------------------------------------------------------------
+ *
+ * Reading /proc/TID/status at every signal costs more than the rest of the
+ * stop together, so what it says is kept on the thread while no change to
+ * the handlers can escape the library (th->disp_own):
+ *  - from an exec on (exec makes the handler table the process's own and
+ *    resets every caught signal to its default);
+ *  - as long as the thread is restarted with PTRACE_SYSCALL only, so every
+ *    syscall it makes stops at its entry, where rt_sigaction drops the
+ *    cache, and a clone that would share the table with another process
+ *    (CLONE_SIGHAND, or clone3, whose flags are in memory) ends disp_own;
+ *  - a 32-bit or x32 syscall ends it too (other numbers).
+ * The kernel itself changes a handler in two cases: SA_RESETHAND, at the
+ * delivery of a caught signal (the flags are not in /proc: a caught signal
+ * is kept across delivery once /proc showed it still caught after one, with
+ * no rt_sigaction for it between), and a fault forced on a thread that
+ * ignores or blocks it (SIGSEGV, SIGBUS, ...: read afresh every time).
+ */
+
+static uint64_t sigbit(int sig)
+{
+	return sig > 0 && sig <= 64 ? 1ULL << (sig - 1) : 0;
+}
+
+/* Signals the kernel may force, resetting an ignored handler first. */
+static bool forced(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
+	       sig == SIGFPE || sig == SIGTRAP || sig == SIGSYS;
+}
+
 /* SigIgn and SigCgt of a thread; false if it is gone. */
-static bool dispositions(pid_t tid, uint64_t *ign, uint64_t *cgt)
+static bool dispositions(struct uthread *th, int sig, uint64_t *ign,
+			 uint64_t *cgt)
 {
 	char buf[4096];
 	const char *i, *c;
 
-	if (!utrace__proc_status(tid, buf, sizeof(buf)))
+	if (th->disp_own && th->disp_valid && !forced(sig)) {
+		*ign = th->disp_ign;
+		*cgt = th->disp_cgt;
+		return true;
+	}
+	if (!utrace__proc_status(th->tid, buf, sizeof(buf)))
 		return false;
 	i = utrace__proc_field(buf, "SigIgn");
 	c = utrace__proc_field(buf, "SigCgt");
@@ -29,7 +68,65 @@ static bool dispositions(pid_t tid, uint64_t *ign, uint64_t *cgt)
 		return false;
 	*ign = strtoull(i, NULL, 16);
 	*cgt = strtoull(c, NULL, 16);
+	if (th->disp_own) {
+		th->disp_valid = true;
+		th->disp_ign = *ign;
+		th->disp_cgt = *cgt;
+		/* Still caught after a delivery: no SA_RESETHAND. */
+		th->disp_kept |= th->disp_verify & *cgt;
+		th->disp_verify = 0;
+	}
 	return true;
+}
+
+/** utrace__disp_exec - @th executed: its handlers are its own, defaults */
+void utrace__disp_exec(struct uthread *th)
+{
+	th->disp_own = true;
+	th->disp_valid = false;
+	th->disp_kept = ~0ULL;	/* no caught signal left */
+	th->disp_verify = 0;
+}
+
+/* What the syscall @th is let go into may do to the handlers. */
+static void disp_syscall(struct uthread *th)
+{
+	const struct utrace_syscall *sc = &th->sc;
+	uint64_t bit;
+
+	if (sc->arch != AUDIT_ARCH_X86_64 || (sc->nr & __X32_SYSCALL_BIT) ||
+	    sc->nr == SYS_clone3 ||
+	    (sc->nr == SYS_clone && (sc->args[0] & CLONE_SIGHAND))) {
+		th->disp_own = false;
+	} else if (sc->nr == SYS_rt_sigaction && sc->args[1]) {
+		bit = sigbit((int)sc->args[0]);
+		th->disp_valid = false;
+		th->disp_kept &= ~bit;
+		th->disp_verify &= ~bit;
+	}
+}
+
+/**
+ * utrace__disp_restart - @th is restarted with ptrace request @req,
+ * delivering @sig (0: none) from a signal-delivery stop
+ */
+void utrace__disp_restart(struct uthread *th, long req, int sig)
+{
+	uint64_t bit = sigbit(sig);
+
+	if (!th->disp_own)
+		return;
+	if (req != PTRACE_SYSCALL) {
+		th->disp_own = false;
+		return;
+	}
+	if (th->stop == STOP_SYSCALL_ENTRY)
+		disp_syscall(th);
+	if (th->stop == STOP_SIGNAL && bit && !(th->disp_kept & bit)) {
+		th->disp_verify |= bit;
+		if (th->disp_cgt & bit)
+			th->disp_valid = false;
+	}
 }
 
 static bool default_ignored(int sig)
@@ -54,13 +151,13 @@ static bool default_core(int sig)
  *
  * Returns the UTRACE_EVENT(SIGNAL*) bit of the class (reference 7.1).
  */
-unsigned long utrace__signal_class(pid_t tid, int sig, uint32_t *action)
+unsigned long utrace__signal_class(struct uthread *th, int sig,
+				  uint32_t *action)
 {
-	uint64_t ign = 0, cgt = 0, bit = sig > 0 && sig <= 64 ?
-					 1ULL << (sig - 1) : 0;
+	uint64_t ign = 0, cgt = 0, bit = sigbit(sig);
 
-	dispositions(tid, &ign, &cgt);
 	if (sig != SIGKILL && sig != SIGSTOP) {
+		dispositions(th, sig, &ign, &cgt);
 		if (ign & bit) {
 			*action = UTRACE_SIGNAL_IGN;
 			return UTRACE_EVENT(SIGNAL_IGN);
@@ -136,14 +233,14 @@ int utrace__signal_final(struct uthread *th, uint32_t result)
 		return signo;
 	case UTRACE_SIGNAL_TERM:
 	case UTRACE_SIGNAL_CORE:
-		cls = utrace__signal_class(th->tid, signo, &dflt);
+		cls = utrace__signal_class(th, signo, &dflt);
 		if (cls == UTRACE_EVENT(SIGNAL_TERM) ||
 		    cls == UTRACE_EVENT(SIGNAL_CORE))
 			return signo;
 		return SIGKILL;
 	case UTRACE_SIGNAL_STOP:
 	case UTRACE_SIGNAL_TSTP:
-		cls = utrace__signal_class(th->tid, signo, &dflt);
+		cls = utrace__signal_class(th, signo, &dflt);
 		return cls == UTRACE_EVENT(SIGNAL_STOP) ? signo : SIGSTOP;
 	default:
 		return signo;

@@ -290,6 +290,7 @@ static struct uthread *exec_stop(struct utrace_tracer *t, pid_t pid)
 	th->tgid = pid;
 	th->state = TH_STOPPED;
 	th->stop = STOP_EXEC;
+	utrace__disp_exec(th);
 	th->regs_valid = false;
 	event_init(&ev, EV_EXEC);
 	ev.former = former;
@@ -329,7 +330,7 @@ void utrace__signal_pass(struct uthread *th, bool set_info)
 	siginfo_t orig = th->si;
 
 	event_init(&ev, EV_SIGNAL);
-	ev.bit = utrace__signal_class(th->tid, th->si.si_signo, &action);
+	ev.bit = utrace__signal_class(th, th->si.si_signo, &action);
 	ev.action = action;
 	ev.info = &th->si;
 	th->stop_sig = th->si.si_signo;

@@ -346,6 +346,7 @@ static void restart(struct uthread *th)
 		req = PTRACE_SYSCALL;
 	else
 		req = PTRACE_CONT;
+	utrace__disp_restart(th, req, sig);
 	th->step_mode = req == PTRACE_SINGLESTEP || req == PTRACE_SINGLEBLOCK;
 	/* Delivering a signal while stepping: the handler frame traps. */
 	th->handler_trap = th->step_mode && sig;

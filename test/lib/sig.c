@@ -120,6 +120,68 @@ TEST_T(classify_each_disposition, 10)
 }
 
 /*
+ * The class follows every change of disposition while the thread stops at
+ * each syscall (where the library keeps what /proc said between signals):
+ * rt_sigaction, SA_RESETHAND's reset at delivery, a CLONE_SIGHAND child
+ * changing its parent's handler.
+ */
+TEST_T(dispositions_followed, 10)
+{
+	static const struct {
+		int sig;
+		uint32_t action;
+	} want[] = {
+		{ SIGWINCH, UTRACE_SIGNAL_DELIVER },
+		{ SIGWINCH, UTRACE_SIGNAL_DELIVER },
+		{ SIGWINCH, UTRACE_SIGNAL_DELIVER },
+		{ SIGWINCH, UTRACE_SIGNAL_DELIVER },	/* SA_RESETHAND */
+		{ SIGWINCH, UTRACE_SIGNAL_IGN },
+		{ SIGWINCH, UTRACE_SIGNAL_IGN },
+		{ SIGWINCH, UTRACE_SIGNAL_IGN },	/* SIG_IGN */
+		{ SIGWINCH, UTRACE_SIGNAL_DELIVER },
+		{ SIGWINCH, UTRACE_SIGNAL_DELIVER },
+		{ SIGWINCH, UTRACE_SIGNAL_DELIVER },	/* SA_RESETHAND */
+		{ SIGWINCH, UTRACE_SIGNAL_IGN },
+		{ SIGUSR1, UTRACE_SIGNAL_DELIVER },
+		{ SIGUSR1, UTRACE_SIGNAL_DELIVER },
+		{ SIGUSR1, UTRACE_SIGNAL_DELIVER },
+		{ SIGUSR1, UTRACE_SIGNAL_IGN },		/* the child's SIG_IGN */
+		{ SIGUSR1, UTRACE_SIGNAL_DELIVER },
+		{ SIGUSR1, UTRACE_SIGNAL_DELIVER },
+	};
+	struct utrace_tracer *t = t_tracer();
+	int out, n = 0;
+	pid_t pid = t_spawn(t, &out, "sig_prog", "disp", NULL);
+	struct teng *v;
+
+	/* Syscall events: the thread stops at every syscall. */
+	v = s_attach(t, pid, ALL_SIG | UTRACE_EVENT(SYSCALL_ENTRY) |
+			     UTRACE_EVENT(SYSCALL_EXIT), NULL);
+	t_run(t);
+	CHECK_STR(t_read_all(out), "handled 12\n");
+	CHECK(WIFEXITED(s_death_status(v)));
+	CHECK_EQ(WEXITSTATUS(s_death_status(v)), 0);
+	for (int i = 0; i < tlog_n; i++) {
+		if (tlog[i].eng != v->id || tlog[i].kind != K_SIGNAL ||
+		    tlog[i].tid != pid ||
+		    ((int)tlog[i].arg != SIGWINCH && (int)tlog[i].arg != SIGUSR1))
+			continue;
+		CHECK(n < (int)(sizeof(want) / sizeof(want[0])));
+		if ((int)tlog[i].arg != want[n].sig ||
+		    utrace_signal_action(tlog[i].action) != want[n].action)
+			fprintf(stderr, "# signal %d: %d action %#x, want %d "
+				"%#x\n", n, (int)tlog[i].arg,
+				utrace_signal_action(tlog[i].action),
+				want[n].sig, want[n].action);
+		CHECK_EQ((int)tlog[i].arg, want[n].sig);
+		CHECK_EQ(utrace_signal_action(tlog[i].action), want[n].action);
+		n++;
+	}
+	CHECK_EQ(n, (int)(sizeof(want) / sizeof(want[0])));
+	utrace_tracer_free(t);
+}
+
+/*
  * The signal pass: the last engine decides the disposition, an engine with
  * QUIESCE and no report_signal keeps it, REPORT and INTERRUPT count as
  * RESUME (the program is not looped back into another report).

@@ -33,6 +33,10 @@
  *  rtq            SA_SIGINFO handler for RTMIN; with RTMIN blocked,
  *                 queues it to its own thread three times (si_value 1, 2,
  *                 3), unblocks, prints "rt V..." (values in handling order)
+ *  disp           changes the handlers of WINCH and USR1 between signals
+ *                 it sends itself (caught, SA_RESETHAND, ignored; a
+ *                 CLONE_SIGHAND child ignoring USR1 for its parent), prints
+ *                 "handled N"
  *  parent         forks a child in "tick" mode that writes nowhere;
  *                 prints "child PID", then waitpid(WUNTRACED|WCONTINUED)
  *                 and prints "stopped S", "continued", "exited S" or
@@ -40,6 +44,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -431,6 +436,47 @@ static int mode_rtq(void)
 	return 0;
 }
 
+static int ignore_usr1(void *arg)
+{
+	signal(SIGUSR1, SIG_IGN);
+	return 0;
+}
+
+/* test/lib/sig.c (dispositions_followed) expects this order of signals. */
+static int mode_disp(void)
+{
+	static char stack[65536] __attribute__((aligned(16)));
+	pid_t pid = getpid(), c;
+
+	set_handler(SIGWINCH, on_count, 0);
+	for (int i = 0; i < 3; i++)
+		kill(pid, SIGWINCH);		/* caught x3 */
+	set_handler(SIGWINCH, on_count, SA_RESETHAND);
+	for (int i = 0; i < 3; i++)
+		kill(pid, SIGWINCH);		/* caught, then ignored x2 */
+	set_handler(SIGWINCH, SIG_IGN, 0);
+	kill(pid, SIGWINCH);			/* ignored */
+	set_handler(SIGWINCH, on_count, 0);
+	kill(pid, SIGWINCH);			/* caught x2 */
+	kill(pid, SIGWINCH);
+	set_handler(SIGWINCH, on_count, SA_RESETHAND);
+	kill(pid, SIGWINCH);			/* caught, then ignored */
+	kill(pid, SIGWINCH);
+	set_handler(SIGUSR1, on_count, 0);
+	for (int i = 0; i < 3; i++)
+		kill(pid, SIGUSR1);		/* caught x3 */
+	c = clone(ignore_usr1, stack + sizeof(stack),
+		  CLONE_VM | CLONE_SIGHAND | SIGCHLD, NULL);
+	if (c < 0 || waitpid(c, NULL, 0) != c)
+		return 1;
+	kill(pid, SIGUSR1);			/* ignored, by the child */
+	set_handler(SIGUSR1, on_count, 0);
+	kill(pid, SIGUSR1);			/* caught x2 */
+	kill(pid, SIGUSR1);
+	printf("handled %d\n", (int)got);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -463,6 +509,8 @@ int main(int argc, char **argv)
 		return mode_step(a ? atol(a) : 1000);
 	if (!strcmp(m, "rtq"))
 		return mode_rtq();
+	if (!strcmp(m, "disp"))
+		return mode_disp();
 	if (!strcmp(m, "parent"))
 		return mode_parent();
 	fprintf(stderr, "sig_prog: unknown mode %s\n", m);
