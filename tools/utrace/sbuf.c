@@ -7,13 +7,12 @@
 
 #include "sbuf.h"
 
-static void sb_grow(struct sbuf *b, size_t need)
+static __attribute__((noinline)) void sb_grow_slow(struct sbuf *b,
+						   size_t need)
 {
 	size_t cap = b->cap ? b->cap : 256;
 	char *p;
 
-	if (b->len + need + 1 <= b->cap)
-		return;
 	while (cap < b->len + need + 1)
 		cap *= 2;
 	p = realloc(b->p, cap);
@@ -23,6 +22,13 @@ static void sb_grow(struct sbuf *b, size_t need)
 	}
 	b->p = p;
 	b->cap = cap;
+}
+
+/* Room for @need more bytes and the NUL: the common case inline. */
+static inline void sb_grow(struct sbuf *b, size_t need)
+{
+	if (b->len + need + 1 > b->cap)
+		sb_grow_slow(b, need);
 }
 
 void sb_reset(struct sbuf *b)
@@ -49,7 +55,9 @@ void sb_putn(struct sbuf *b, const char *s, size_t n)
 
 void sb_putc(struct sbuf *b, char c)
 {
-	sb_putn(b, &c, 1);
+	sb_grow(b, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
 }
 
 void sb_puts(struct sbuf *b, const char *s)
