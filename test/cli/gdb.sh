@@ -86,6 +86,7 @@ norm() {
 	    -e '/^$/d' \
 	    -e 's/0x[0-9a-f]\{6,\}/ADDR/g' \
 	    -e 's/process [0-9]*/process PID/g' \
+	    -e 's/process PID  */process PID /g' \
 	    -e 's/Thread [0-9]*\.[0-9]*/Thread PID.TID/g' \
 	    -e 's/LWP [0-9]*/LWP TID/g' \
 	    -e 's/expected=[0-9]*/expected=N/g' \
