@@ -18,7 +18,7 @@ t() {	# name, shell condition
 }
 # pids, addresses and register values, and the padding before " = ".
 norm() {
-	sed -E -e 's/^[0-9]+ +//' -e 's/(PTRACE_[A-Z]+, )[0-9]+/\1PID/' \
+	sed -E -e 's/^[0-9]+ +//' -e 's/^(ptrace\([^,]*, )[0-9]+/\1PID/' \
 	    -e 's/si_pid=[0-9]+/si_pid=N/' -e 's/0x[0-9a-f]+/HEX/g' \
 	    -e 's/\) +=/) =/'
 }
@@ -56,6 +56,7 @@ for re in \
 	'^ptrace\(PTRACE_PEEKUSER, PID, offsetof\(struct user, u_debugreg\)\+56, \[NULL\]\) = 0$' \
 	'^ptrace\(PTRACE_GETREGS, PID, \{r15=[^}]*, orig_rax=HEX, rip=HEX, cs=HEX, eflags=HEX, rsp=HEX, ss=HEX, fs_base=HEX, gs_base=[^}]*, gs=[0-9A-Z]+\}\) = 0$' \
 	'^ptrace\(PTRACE_GETREGSET, PID, NT_PRSTATUS, \{iov_base=\{r15=[^}]*\}, iov_len=216\}\) = 0$' \
+	'^ptrace\(PTRACE_GETREGSET, PID, NT_FPREGSET, \{iov_base=\{cwd=HEX, swd=[^,]*, ftw=[^,]*, fop=[^,]*, rip=[^,}]*\}, iov_len=16\}\) = 0$' \
 	'^ptrace\(PTRACE_GETEVENTMSG, PID, NULL, \[0\]\) = 0$' \
 	'^ptrace\(PTRACE_GETSIGINFO, PID, NULL, \{si_signo=SIGSTOP, si_code=SI_TKILL, si_pid=N, si_uid=0\}\) = 0$' \
 	'^ptrace\(PTRACE_SINGLESTEP, PID, NULL, 0\) = 0$' \
@@ -70,6 +71,14 @@ if command -v strace >/dev/null 2>&1 &&
 	norm <slog >want
 	t "ptrace: the whole trace as strace 6.1's (pids, addresses aside)" \
 		'diff -u want got | sed "s/^/# /" >&2; cmp -s want got'
+	for x in raw verbose; do
+		"$U" -X$x -e trace=ptrace -o log "$P/debugger" >/dev/null
+		strace -X$x -e trace=ptrace -o slog "$P/debugger" >/dev/null
+		norm <log >got
+		norm <slog >want
+		t "ptrace -X$x: the whole trace as strace 6.1's" \
+			'diff -u want got | sed "s/^/# /" >&2; cmp -s want got'
+	done
 else
 	echo "ok - ptrace: the whole trace as strace 6.1's # SKIP strace 6.1 not installed"
 fi

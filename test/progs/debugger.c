@@ -4,7 +4,8 @@
  * traced (PTRACE_TRACEME) and stops; the parent sets options, reads a
  * word, three words of struct user (a register, one strace's table does not
  * name, a debug register), the registers and the siginfo of the stop,
- * its regset and the event message; single-steps once and
+ * its regsets (all registers, the start of the FPU state) and the event
+ * message; single-steps once and
  * lets the child run to its end.  Prints "debugged" when every step
  * worked, else what failed; exits 0 only then.
  *
@@ -36,7 +37,7 @@ int main(void)
 	struct user_regs_struct regs;
 	siginfo_t si;
 	struct iovec iov;
-	unsigned long msg;
+	unsigned long msg, fpu[2];
 	pid_t pid;
 	long v;
 	int st;
@@ -77,6 +78,11 @@ int main(void)
 	iov.iov_len = sizeof(regs);
 	if (ptrace(PTRACE_GETREGSET, pid, (void *)NT_PRSTATUS, &iov))
 		return fail("PTRACE_GETREGSET");
+	/* The first 16 bytes of the FPU state: strace shows what fits. */
+	iov.iov_base = fpu;
+	iov.iov_len = 16;
+	if (ptrace(PTRACE_GETREGSET, pid, (void *)NT_FPREGSET, &iov))
+		return fail("PTRACE_GETREGSET NT_FPREGSET");
 	if (ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg))
 		return fail("PTRACE_GETEVENTMSG");
 	if (ptrace(PTRACE_GETSIGINFO, pid, NULL, &si))

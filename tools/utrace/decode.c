@@ -686,7 +686,8 @@ static const struct xlat fpe_codes[] = {
 };
 static const struct xlat trap_codes[] = {
 	XLAT(TRAP_BRKPT), XLAT(TRAP_TRACE), XLAT(TRAP_BRANCH),
-	XLAT(TRAP_HWBKPT), XLAT(TRAP_UNK), XLAT_END
+	XLAT(TRAP_HWBKPT), XLAT(TRAP_UNK), XLAT_PAIR(6, "TRAP_PERF"),
+	XLAT_END
 };
 static const struct xlat poll_codes[] = {
 	XLAT(POLL_IN), XLAT(POLL_OUT), XLAT(POLL_MSG), XLAT(POLL_ERR),
@@ -742,7 +743,7 @@ static void put_user_info(struct sbuf *b, const siginfo_t *si)
 }
 
 /* ... and for one the kernel generated, by signal. */
-static void put_kernel_info(struct sbuf *b, const siginfo_t *si)
+static void put_kernel_info(struct sbuf *b, int style, const siginfo_t *si)
 {
 	const char *sc;
 
@@ -751,8 +752,11 @@ static void put_kernel_info(struct sbuf *b, const siginfo_t *si)
 		put_source(b, si);
 		if (si->si_code == CLD_EXITED)
 			sb_printf(b, ", si_status=%d", si->si_status);
-		else
-			sb_printf(b, ", si_status=%s", signame(si->si_status));
+		else {
+			sb_puts(b, ", si_status=");
+			sb_sym(b, style, signame(si->si_status),
+			       (unsigned)si->si_status, DEC_NUM_UDEC);
+		}
 		sb_puts(b, ", si_utime=");
 		dec_clock_t(b, (unsigned long long)si->si_utime);
 		sb_puts(b, ", si_stime=");
@@ -768,7 +772,7 @@ static void put_kernel_info(struct sbuf *b, const siginfo_t *si)
 		if (si->si_code == BUS_MCEERR_AR ||
 		    si->si_code == BUS_MCEERR_AO)
 			sb_printf(b, ", si_addr_lsb=%#x",
-				  (unsigned)si->si_addr_lsb);
+				  (unsigned short)si->si_addr_lsb);
 		break;
 	case SIGSEGV:
 		put_ptr(b, "si_addr", si->si_addr);
@@ -789,15 +793,27 @@ static void put_kernel_info(struct sbuf *b, const siginfo_t *si)
 		put_ptr(b, "si_call_addr", si->si_call_addr);
 		sc = si->si_arch == 0xc000003eU ? sys_name(si->si_syscall) :
 		     NULL;
-		if (sc)
-			sb_printf(b, ", si_syscall=__NR_%s", sc);
-		else
-			sb_printf(b, ", si_syscall=%d", si->si_syscall);
-		if (si->si_arch == 0xc000003eU)
-			sb_puts(b, ", si_arch=AUDIT_ARCH_X86_64");
-		else
+		if (sc) {
+			char nr[64];
+
+			snprintf(nr, sizeof(nr), "__NR_%s", sc);
+			sb_puts(b, ", si_syscall=");
+			sb_sym(b, style, nr, (unsigned)si->si_syscall,
+			       DEC_NUM_UDEC);
+		} else {
+			sb_printf(b, ", si_syscall=%u",
+				  (unsigned)si->si_syscall);
+		}
+		if (si->si_arch == 0xc000003eU) {
+			sb_puts(b, ", si_arch=");
+			sb_sym(b, style, "AUDIT_ARCH_X86_64", si->si_arch,
+			       DEC_NUM_HEX);
+		} else if (style == DEC_XLAT_RAW) {
+			sb_printf(b, ", si_arch=%#x", si->si_arch);
+		} else {
 			sb_printf(b, ", si_arch=%#x /* AUDIT_ARCH_??? */",
 				  si->si_arch);
+		}
 		break;
 	default:
 		if (si->si_pid || si->si_uid)
@@ -838,15 +854,17 @@ void format_siginfo(struct sbuf *b, int style, const siginfo_t *si)
 		sb_printf(b, "%#x", (unsigned)si->si_code);
 	if (si->si_errno) {
 		en = strerrorname_np(si->si_errno);
-		if (en)
-			sb_printf(b, ", si_errno=%s", en);
-		else
+		if (en) {
+			sb_puts(b, ", si_errno=");
+			sb_sym(b, style, en, (unsigned)si->si_errno,
+			       DEC_NUM_UDEC);
+		} else
 			sb_printf(b, ", si_errno=%u", (unsigned)si->si_errno);
 	}
 	if (si->si_code <= 0)
 		put_user_info(b, si);
 	else
-		put_kernel_info(b, si);
+		put_kernel_info(b, style, si);
 	sb_putc(b, '}');
 }
 

@@ -263,14 +263,16 @@ static void put_words(struct dec_ctx *c, const char *field,
 	dec_puts(c, "]");
 }
 
-/* struct user_fpregs_struct (NT_FPREGSET, GETFPREGS). */
+/*
+ * struct user_fpregs_struct (NT_FPREGSET, GETFPREGS): as strace, the
+ * fields that begin within size (a multiple of 8), the arrays cut there.
+ */
 static void put_fpregs(struct dec_ctx *c, unsigned long addr, size_t size)
 {
 	struct user_fpregs_struct fp;
 	size_t n = size < sizeof(fp) ? size : sizeof(fp);
 
-	/* Only whole structures: a prefix would print a field cut short. */
-	if (n < sizeof(fp) || size % 8 || (c->exiting && failed(c)) ||
+	if (!size || size % 8 || (c->exiting && failed(c)) ||
 	    !dec_read(c, addr, &fp, n)) {
 		dec_ptr(c, addr);
 		return;
@@ -283,20 +285,34 @@ static void put_fpregs(struct dec_ctx *c, unsigned long addr, size_t size)
 	put_x(c, "ftw", fp.ftw);
 	dec_puts(c, ", ");
 	put_x(c, "fop", fp.fop);
-	dec_puts(c, ", ");
-	put_x(c, "rip", fp.rip);
-	dec_puts(c, ", ");
-	put_x(c, "rdp", fp.rdp);
-	dec_puts(c, ", ");
-	put_x(c, "mxcsr", fp.mxcsr);
-	dec_puts(c, ", ");
-	put_x(c, "mxcr_mask", fp.mxcr_mask);
-	dec_puts(c, ", ");
-	put_words(c, "st_space", fp.st_space, 32);
-	dec_puts(c, ", ");
-	put_words(c, "xmm_space", fp.xmm_space, 64);
-	dec_puts(c, ", ");
-	put_words(c, "padding", fp.padding, 24);
+	if (n > offsetof(struct user_fpregs_struct, rip)) {
+		dec_puts(c, ", ");
+		put_x(c, "rip", fp.rip);
+	}
+	if (n > offsetof(struct user_fpregs_struct, rdp)) {
+		dec_puts(c, ", ");
+		put_x(c, "rdp", fp.rdp);
+	}
+	if (n > offsetof(struct user_fpregs_struct, mxcsr)) {
+		dec_puts(c, ", ");
+		put_x(c, "mxcsr", fp.mxcsr);
+		dec_puts(c, ", ");
+		put_x(c, "mxcr_mask", fp.mxcr_mask);
+	}
+#define FP_ARRAY(f, count)						\
+	do {								\
+		size_t o_ = offsetof(struct user_fpregs_struct, f);	\
+		size_t k_ = n > o_ ? (n - o_) / 4 : 0;			\
+									\
+		if (n > o_) {						\
+			dec_puts(c, ", ");				\
+			put_words(c, #f, fp.f, k_ < (count) ? k_ : (count)); \
+		}							\
+	} while (0)
+	FP_ARRAY(st_space, 32);
+	FP_ARRAY(xmm_space, 64);
+	FP_ARRAY(padding, 24);
+#undef FP_ARRAY
 	if (size > sizeof(fp))
 		dec_puts(c, ", ...");
 	dec_puts(c, "}");
