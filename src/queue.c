@@ -416,6 +416,26 @@ static uint32_t pass_on(uint32_t action, int vote)
 	return (action & ~UTRACE_RESUME_MASK) | (uint32_t)vote;
 }
 
+/*
+ * A call that lets threads go, made on the loop thread between two
+ * dispatches (a single-threaded consumer's reply, resume, unwatch or free):
+ * carry it out now, as the next dispatch would first thing, so the threads
+ * run at once instead of whenever the caller dispatches again (it may not,
+ * or not soon).  Inside a dispatch (a callback) the dispatch does it.
+ */
+static void settle_now(struct utrace_tracer *t)
+{
+	if (!utrace__on_loop(t) || t->dispatching)
+		return;
+	t->dispatching = true;
+	utrace__settle_all(t);
+	if (t->queues)
+		utrace__queue_poll(t);
+	if (t->server)
+		utrace__serve_poll(t);
+	t->dispatching = false;
+}
+
 /* -- Carrying out replies ------------------------------------------------ */
 
 static void apply_resume(struct qthread *qt, int resume)
@@ -894,6 +914,8 @@ static int do_stop_begin(void *arg)
 	a->s = s;
 	pthread_mutex_lock(&q->lock);
 	s->users++;
+	/* Stopping again: done once every thread watched now is stopped. */
+	s->done = false;
 	pthread_mutex_unlock(&q->lock);
 	qt_each(q, stop_take, a);
 	if (!stop_scan(q, s))
@@ -1005,16 +1027,10 @@ UTRACE_EXPORT int utrace_queue_stop(struct utrace_queue *q, pid_t pid,
 	return stop_put(q, a.s, 0);
 }
 
-static int do_resume(void *arg)
+/* Take the all-stop @s away (loop thread); its threads are not released. */
+static void stop_drop(struct utrace_queue *q, struct qstop *s)
 {
-	struct stop_args *a = arg;
-	struct utrace_queue *q = a->q;
-	struct qstop *s = stop_find(q, a->pid), **pp;
-	int n = 0;
-
-	if (!s)
-		return 0;
-	for (pp = &q->stops; *pp; pp = &(*pp)->next) {
+	for (struct qstop **pp = &q->stops; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
 			*pp = s->next;
 			break;
@@ -1029,6 +1045,18 @@ static int do_resume(void *arg)
 		free(s);
 	}
 	pthread_mutex_unlock(&q->lock);
+}
+
+static int do_resume(void *arg)
+{
+	struct stop_args *a = arg;
+	struct utrace_queue *q = a->q;
+	struct qstop *s = stop_find(q, a->pid);
+	int n = 0;
+
+	if (!s)
+		return 0;
+	stop_drop(q, s);
 	for (unsigned i = 0; i < q->nbuckets; i++) {
 		struct qthread *qt, *next;
 
@@ -1051,13 +1079,16 @@ static int do_resume(void *arg)
 UTRACE_EXPORT int utrace_queue_resume(struct utrace_queue *q, pid_t pid)
 {
 	struct stop_args a = { q, pid, NULL };
+	int n;
 
 	if (q && q->conn)
 		return utrace__rq_resume(q->conn, pid);
 
 	if (!q || pid <= 0)
 		return -EINVAL;
-	return utrace__call(q->t, do_resume, &a);
+	n = utrace__call(q->t, do_resume, &a);
+	settle_now(q->t);
+	return n;
 }
 
 /* -- Watching ------------------------------------------------------------ */
@@ -1194,6 +1225,22 @@ static int do_unwatch(void *arg)
 	for (unsigned i = 0; i < n; i++)
 		qt_forget(list[i]);
 	free(list);
+	/*
+	 * An all-stop of a process none of whose threads is watched any
+	 * more is over: a later watch of it does not find it in force.
+	 */
+	for (struct qstop *st = q->stops, *next; st; st = next) {
+		bool any = false;
+
+		next = st->next;
+		for (unsigned i = 0; i < q->nbuckets && !any; i++)
+			for (struct qthread *qt = q->buckets[i]; qt;
+			     qt = qt->hnext)
+				if (qt->tgid == st->pid && !qt->dead)
+					any = true;
+		if (!any)
+			stop_drop(q, st);
+	}
 	return 0;
 }
 
@@ -1205,6 +1252,7 @@ UTRACE_EXPORT int utrace_queue_unwatch(struct utrace_queue *q, pid_t tid,
 				       unsigned flags)
 {
 	struct watch_args a = { q, tid, flags, 0, 0, NULL, 0 };
+	int err;
 
 	if (q && q->conn)
 		return utrace__rq_unwatch(q->conn, tid, flags);
@@ -1212,7 +1260,9 @@ UTRACE_EXPORT int utrace_queue_unwatch(struct utrace_queue *q, pid_t tid,
 	if (!q || tid <= 0 ||
 	    (flags & ~(unsigned)(UTRACE_WATCH_PROCESS | UTRACE_WATCH_CHILDREN)))
 		return -EINVAL;
-	return utrace__call(q->t, do_unwatch, &a);
+	err = utrace__call(q->t, do_unwatch, &a);
+	settle_now(q->t);
+	return err;
 }
 
 static int do_set_syscalls(void *arg)
@@ -1335,6 +1385,7 @@ UTRACE_EXPORT int utrace_queue_reply(struct utrace_queue *q, uint64_t id,
 				     const struct utrace_reply *r)
 {
 	struct reply_args a = { q, id, r };
+	int err;
 
 	if (q && q->conn && r && r->size >= sizeof(*r))
 		return utrace__rq_reply(q->conn, id, r);
@@ -1346,7 +1397,9 @@ UTRACE_EXPORT int utrace_queue_reply(struct utrace_queue *q, uint64_t id,
 	    (r->action & ~(uint32_t)(UTRACE_RESUME_MASK | UTRACE_SIGNAL_MASK |
 				     UTRACE_SIGNAL_HOLD)))
 		return -EINVAL;
-	return utrace__call(q->t, do_reply, &a);
+	err = utrace__call(q->t, do_reply, &a);
+	settle_now(q->t);
+	return err;
 }
 
 /* -- Consuming ----------------------------------------------------------- */
@@ -1748,7 +1801,9 @@ UTRACE_EXPORT void utrace_queue_free(struct utrace_queue *q)
 		free(q);
 		return;
 	}
-	if (utrace__call(q->t, do_free, q)) {
+	if (utrace__call(q->t, do_free, q) == 0) {
+		settle_now(q->t);
+	} else {
 		/*
 		 * The loop will never run again (-EDEADLK): nothing can be
 		 * detached, and no callback or dispatch comes any more.

@@ -557,6 +557,73 @@ TEST_T(free_with_held_threads_leaves_nothing_stopped, 60)
 	utrace_tracer_free(t);
 }
 
+/* Wait up to @ms, without dispatching, for @cond. */
+#define WAIT_NO_DISPATCH(cond, ms) ({					\
+	long _dl = t_now_ms() + (ms);					\
+	while (!(cond) && t_now_ms() < _dl)				\
+		t_msleep(2);						\
+	(cond);								\
+})
+
+/*
+ * A single-threaded consumer (no utrace_run, no other thread) that
+ * replies, resumes an all-stop, unwatches or frees the queue has let its
+ * threads go when the call returns: they run without another dispatch.
+ */
+TEST_T(loop_thread_calls_let_go_at_once, 60)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_queue *q = aq_new(t);
+	const long nr = SYS_getppid;
+	struct utrace_event ev;
+	struct utrace_reply r = areply(UTRACE_RESUME);
+	pid_t tids[8];
+	char line[64] = "";
+	int out, n;
+	pid_t calls = t_spawn(t, &out, "queue_prog", "calls", NULL);
+	pid_t spun = t_spawn(t, NULL, "queue_prog", "spin", "2", "60000",
+			     NULL);
+
+	/* A reply. */
+	CHECK_EQ(utrace_queue_watch(q, calls, 0, UTRACE_EVENT(SYSCALL_ENTRY),
+				    UTRACE_EVENT(SYSCALL_ENTRY)), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, calls, &nr, 1), 0);
+	CHECK_EQ(aq_next(q, &ev, 10000), 1);
+	CHECK(ev.held);
+	CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+	CHECK(WAIT_NO_DISPATCH(readable(out), 10000));
+	n = (int)read(out, line, sizeof(line) - 1);
+	CHECK(n > 5 && !strncmp(line, "ppid ", 5));
+
+	/* A resume after an all-stop. */
+	CHECK_EQ(utrace_queue_watch(q, spun, UTRACE_WATCH_PROCESS,
+				    UTRACE_EVENT(DEATH), 0), 0);
+	CHECK(DISPATCH_UNTIL(t, t_tasks(spun, tids, 8) == 3, 20000));
+	CHECK_EQ(utrace_queue_stop(q, spun, 30000), 3);
+	CHECK_EQ(utrace_queue_resume(q, spun), 3);
+	CHECK(WAIT_NO_DISPATCH(t_state(tids[0]) != 't' &&
+			       t_state(tids[1]) != 't' &&
+			       t_state(tids[2]) != 't', 10000));
+
+	/* An unwatch, then a free, each of a held all-stop. */
+	CHECK_EQ(utrace_queue_stop(q, spun, 30000), 3);
+	CHECK_EQ(utrace_queue_unwatch(q, spun, UTRACE_WATCH_PROCESS), 0);
+	CHECK(WAIT_NO_DISPATCH(t_state(tids[0]) != 't' &&
+			       t_state(tids[1]) != 't' &&
+			       t_state(tids[2]) != 't', 10000));
+	CHECK_EQ(utrace_queue_watch(q, spun, UTRACE_WATCH_PROCESS,
+				    UTRACE_EVENT(DEATH), 0), 0);
+	CHECK_EQ(utrace_queue_stop(q, spun, 30000), 3);
+	utrace_queue_free(q);
+	CHECK(WAIT_NO_DISPATCH(t_state(tids[0]) != 't' &&
+			       t_state(tids[1]) != 't' &&
+			       t_state(tids[2]) != 't', 10000));
+	kill(spun, SIGKILL);
+	t_run(t);
+	close(out);
+	utrace_tracer_free(t);
+}
+
 /*
  * A watch takes over a thread nobody traces, without stopping it.  The
  * child spins in user space (a flag in shared memory) so that it is
