@@ -323,6 +323,31 @@ EOF
 diffcase forkboth "detach-on-fork off: both processes debugged" forkcall \
 	s.forkboth
 
+cat >s.vfork <<'EOF'
+break add
+catch vfork
+continue
+info inferiors
+continue
+bt 1
+continue
+EOF
+diffcase vfork "catch vfork, vforkdone, then the parent's breakpoint" \
+	vforkcall s.vfork
+
+cat >s.vforkchild <<'EOF'
+set follow-fork-mode child
+catch exec
+continue
+info inferiors
+continue
+EOF
+diffcase vforkchild "vfork, follow-fork-mode child, catch exec" vforkcall \
+	s.vforkchild
+t "vfork: the printer logged parent and child, no SIGTRAP" \
+	'[ "$(grep -c "+++ exited with 0 +++" log.vforkchild)" -eq 2 ] && grep -q "parent ok, child exited 0" prog.vforkchild.utrace && ! grep -q SIGTRAP log.vforkchild' \
+	log.vforkchild
+
 cat >s.exec <<'EOF'
 catch exec
 continue

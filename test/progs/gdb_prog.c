@@ -11,6 +11,8 @@
  *             the parent calls touch()
  *   forkcall  a child calls add() (where gdb's breakpoint is) and exits
  *   exec      executes itself in mode basic
+ *   vforkcall a vfork child executes this program in mode syscall; the
+ *             parent calls add() once it has waited for the child
  *   pause     sets counter to 7, creates the file argv[2], then waits in
  *             pause() until killed (for attach)
  *   forever   getppid() in a loop until killed (for detach, Ctrl-C, kill);
@@ -158,6 +160,20 @@ int main(int argc, char **argv)
 			fclose(fopen(argv[2], "w"));
 		for (;;)
 			pause();
+	}
+	if (!strcmp(mode, "vforkcall")) {
+		pid_t child = vfork();
+		int st = 0;
+
+		if (child == 0) {
+			execl("/proc/self/exe", argv[0], "syscall", (char *)NULL);
+			_exit(127);
+		}
+		waitpid(child, &st, 0);
+		sum = add(1, 2);
+		printf("parent ok, child %s\n", WIFEXITED(st) &&
+		       !WEXITSTATUS(st) ? "exited 0" : "failed");
+		return sum == 3 ? 0 : 1;
 	}
 	if (!strcmp(mode, "exec")) {
 		execl("/proc/self/exe", argv[0], "basic", (char *)NULL);

@@ -66,8 +66,12 @@ enum gev {
 	GEV_SYSENTRY,	/* ev_nr */
 	GEV_SYSEXIT,
 	GEV_FORK,	/* ev_child */
+	GEV_VFORK,	/* ev_child */
+	GEV_VFORKDONE,
 	GEV_EXEC,
 };
+
+struct regset;
 
 struct gthr {
 	struct gdbstub *s;
@@ -87,6 +91,8 @@ struct gthr {
 	char ev_watch;
 	long ev_nr;
 	pid_t ev_child;
+	bool vfork_wait;	/* in vfork, until the child lets the memory go */
+	struct regset *snap;	/* its registers meanwhile */
 	bool si_valid;		/* si: the signal of this stop */
 	siginfo_t si;
 	bool inject;		/* the last engine delivers inj at the report */
@@ -124,6 +130,7 @@ struct gproc {
 	bool attached;		/* qAttached: 1 for -p and vAttach */
 	bool wait_exec;		/* spawned: stop at its execve */
 	bool gone;		/* every thread is reaped */
+	pid_t vfork_peer;	/* shares its memory with this one (vfork) */
 	int exit_status;
 	struct swbp *bps;
 	struct hwslot dr[4];
@@ -146,6 +153,7 @@ struct gdbstub {
 	bool noack;
 	bool extended;		/* '!': gdb stays after the process ends */
 	bool fork_events;	/* gdb and the stub both said fork-events+ */
+	bool vfork_events;
 	bool exec_events;
 	bool multiprocess;
 	struct gthr *threads;	/* of every process */
@@ -329,6 +337,22 @@ static struct gthr *gthr_access(struct gdbstub *s)
 		if (usable(g) && g->stopped)
 			return g;
 	return NULL;
+}
+
+/*
+ * The engine memory goes through: the thread's own, but for a vfork
+ * parent (not stopped, its memory shared) the held child's.
+ */
+static struct utrace_engine *mem_engine(struct gthr *g)
+{
+	struct gthr *c;
+
+	if (!g->vfork_wait)
+		return g->first;
+	for (c = g->s->threads; c; c = c->next)
+		if (c->p->pid == g->p->vfork_peer && usable(c) && c->stopped)
+			return c->first;
+	return g->first;
 }
 
 /* -- Debug registers ------------------------------------------------------ */
@@ -566,8 +590,13 @@ static void format_stop(struct gdbstub *s, struct gthr *g, char *buf,
 		snprintf(extra, sizeof(extra), "syscall_return:%lx;", g->ev_nr);
 		break;
 	case GEV_FORK:
-		snprintf(extra, sizeof(extra), "fork:p%x.%x;",
+	case GEV_VFORK:
+		snprintf(extra, sizeof(extra), "%sfork:p%x.%x;",
+			 g->ev == GEV_VFORK ? "v" : "",
 			 (unsigned)g->ev_child, (unsigned)g->ev_child);
+		break;
+	case GEV_VFORKDONE:
+		strcpy(extra, "vforkdone:;");
 		break;
 	case GEV_EXEC: {
 		char path[64], exe[4096];
@@ -757,11 +786,40 @@ static bool own_trap(struct gthr *g, struct utrace_engine *e,
 	return false;
 }
 
+static struct regset *snap_take(struct gthr *g);
+
+/* The vfork parent runs again: its own registers and memory are back. */
+static void vfork_end(struct gthr *g)
+{
+	struct gproc *c;
+
+	g->vfork_wait = false;
+	free(g->snap);
+	g->snap = NULL;
+	c = gproc_find(g->s, g->p->vfork_peer);
+	if (c && c->vfork_peer == g->p->pid)
+		c->vfork_peer = 0;
+	g->p->vfork_peer = 0;
+}
+
 static uint32_t f_quiesce(uint32_t action, struct utrace_engine *e,
 			  unsigned long ev)
 {
 	struct gthr *g = utrace_engine_data(e);
 
+	if (g->p->active && ev == 0 && g->vfork_wait) {
+		/*
+		 * At the exit of vfork: the child let the memory go.  gdb
+		 * hears of it once it resumes the parent, as from gdbserver
+		 * (whose parent waits in its vfork stop until then).
+		 */
+		vfork_end(g);
+		if (g->want_stop)
+			g->ev = GEV_VFORKDONE;
+		else
+			event(g, GEV_VFORKDONE);
+		return vote(g);
+	}
 	if (g->p->active && ev == 0 && g->step && !g->want_stop)
 		event(g, GEV_STEP);	/* the step is made */
 	return vote(g);
@@ -929,6 +987,27 @@ static uint32_t f_clone(uint32_t action, struct utrace_engine *e,
 	if (!(flags & CLONE_THREAD)) {
 		struct gproc *cp = gproc_find(s, child);
 
+		struct gproc *vc = NULL;
+
+		if ((flags & CLONE_VFORK) && s->vfork_events &&
+		    (g->snap = snap_take(g)) && (vc = fork_child(g, child))) {
+			/*
+			 * The parent cannot stop before the child lets the
+			 * memory go: it counts as held, with the registers it
+			 * has now; its memory is the child's.
+			 */
+			vc->vfork_peer = g->p->pid;
+			g->p->vfork_peer = child;
+			g->vfork_wait = true;
+			g->ev_child = child;
+			event(g, GEV_VFORK);
+			vote(g);
+			return UTRACE_STOP;
+		}
+		if (g->snap) {
+			free(g->snap);
+			g->snap = NULL;
+		}
 		if ((flags & CLONE_VM) || !s->fork_events) {
 			/* Not told to gdb (vfork, or an older gdb). */
 			if (cp) {
@@ -1050,6 +1129,7 @@ static void f_reap(struct utrace_engine *e)
 	struct gproc *p = g->p;
 
 	gthr_unlink(s, g);
+	free(g->snap);
 	free(g);
 	if (!gproc_has_threads(s, p) && !p->gone)
 		proc_ended(s, p);
@@ -1247,6 +1327,7 @@ static void drop_thread(struct gthr *g)
 	if (g->last)
 		ctl(s, g->last, UTRACE_DETACH);
 	gthr_unlink(s, g);
+	free(g->snap);
 	free(g);
 	if (!gproc_has_threads(s, p))
 		gproc_free(s, p);
@@ -1263,12 +1344,19 @@ static void let_go_proc(struct gdbstub *s, struct gproc *p)
 	struct gthr *g, *next;
 	struct swbp *b;
 
+	struct gproc *peer = p->vfork_peer ? gproc_find(s, p->vfork_peer) :
+			     NULL;
+
 	for (g = s->threads; g; g = g->next)
 		if (g->p == p && usable(g) && g->stopped)
 			break;
+	/* Memory shared with a vfork peer gdb still debugs stays as it is. */
 	for (b = p->bps; b; b = b->next)
-		if (g)
-			utrace_mem_write(g->first, b->addr, &b->orig, 1);
+		if (g && !(peer && peer->active))
+			utrace_mem_write(mem_engine(g), b->addr, &b->orig, 1);
+	if (peer && peer->vfork_peer == p->pid)
+		peer->vfork_peer = 0;
+	p->vfork_peer = 0;
 	bps_free(p);
 	memset(p->dr, 0, sizeof(p->dr));
 	p->dr_gen++;
@@ -1291,6 +1379,9 @@ static void let_go_proc(struct gdbstub *s, struct gproc *p)
 			continue;
 		g->want_stop = g->stopped = g->step = false;
 		g->ev = GEV_NONE;
+		g->vfork_wait = false;
+		free(g->snap);
+		g->snap = NULL;
 		if (g->dead)
 			continue;
 		if (!g->inject && p != s->procs) {
@@ -1415,6 +1506,12 @@ static int regs_load(struct gthr *g, struct regset *rs)
 	ssize_t n;
 	int err;
 
+	if (g->vfork_wait) {
+		if (!g->snap)
+			return -EBUSY;
+		*rs = *g->snap;
+		return 0;
+	}
 	err = utrace_regs_get(g->first, &rs->gp);
 	if (err)
 		return err;
@@ -1436,6 +1533,8 @@ static int regs_store(struct gthr *g, struct regset *rs, bool gp, bool xs)
 	ssize_t n;
 	int err = 0;
 
+	if (g->vfork_wait)
+		return -EBUSY;	/* not stopped before vfork returns */
 	if (gp)
 		err = utrace_regs_set(g->first, &rs->gp);
 	if (!err && xs && rs->have_xs) {
@@ -1455,6 +1554,18 @@ static int regs_store(struct gthr *g, struct regset *rs, bool gp, bool xs)
 			err = (int)n;
 	}
 	return err;
+}
+
+/* A vfork parent's registers, read in its clone report. */
+static struct regset *snap_take(struct gthr *g)
+{
+	struct regset *rs = malloc(sizeof(*rs));
+
+	if (rs && regs_load(g, rs) < 0) {
+		free(rs);
+		rs = NULL;
+	}
+	return rs;
 }
 
 /* The x87 tag word gdb shows, from FXSAVE's abridged one. */
@@ -1924,7 +2035,7 @@ static void do_read_mem(struct gdbstub *s, const char *p)
 		send_error(s, 12);
 		return;
 	}
-	n = len ? utrace_mem_read(g->first, addr, buf, len) : 0;
+	n = len ? utrace_mem_read(mem_engine(g), addr, buf, len) : 0;
 	if (n < 0 || (n == 0 && len)) {
 		send_error(s, 14);
 	} else {
@@ -1950,7 +2061,7 @@ static int write_mem(struct gdbstub *s, struct gthr *g, uint64_t addr,
 			b->orig = buf[b->addr - addr];
 			buf[b->addr - addr] = 0xcc;
 		}
-	n = len ? utrace_mem_write(g->first, addr, buf, len) : 0;
+	n = len ? utrace_mem_write(mem_engine(g), addr, buf, len) : 0;
 	return n == (ssize_t)len ? 0 : -EFAULT;
 }
 
@@ -2046,8 +2157,9 @@ static void do_point(struct gdbstub *s, const char *p, bool insert)
 				return;
 			}
 			b = calloc(1, sizeof(*b));
-			if (!b || utrace_mem_read(g->first, addr, &b->orig, 1) != 1 ||
-			    utrace_mem_write(g->first, addr, &cc, 1) != 1) {
+			if (!b ||
+			    utrace_mem_read(mem_engine(g), addr, &b->orig, 1) != 1 ||
+			    utrace_mem_write(mem_engine(g), addr, &cc, 1) != 1) {
 				free(b);
 				send_error(s, 14);
 				return;
@@ -2056,7 +2168,7 @@ static void do_point(struct gdbstub *s, const char *p, bool insert)
 			b->next = pr->bps;
 			pr->bps = b;
 		} else if (b) {
-			utrace_mem_write(g->first, addr, &b->orig, 1);
+			utrace_mem_write(mem_engine(g), addr, &b->orig, 1);
 			for (pp = &pr->bps; *pp != b; pp = &(*pp)->next)
 				;
 			*pp = b->next;
@@ -2138,6 +2250,11 @@ static void resume_thread(struct gthr *g, struct action *a)
 	g->stopped = false;
 	g->step = a->a == 's';
 	g->ev = GEV_NONE;
+	if (g->vfork_wait) {
+		/* Its STOP stays: it reports vforkdone at vfork's exit. */
+		g->step = false;
+		return;
+	}
 	ctl(g->s, g->first, g->step ? UTRACE_SINGLESTEP : UTRACE_RESUME);
 }
 
@@ -2492,8 +2609,9 @@ static void do_supported(struct gdbstub *s, const char *p)
 {
 	struct sbuf b = { 0 };
 
-	s->fork_events = strstr(p, "fork-events+") &&
-			 (strstr(p, ":fork-events+") || strstr(p, ";fork-events+"));
+	s->fork_events = strstr(p, ":fork-events+") ||
+			 strstr(p, ";fork-events+");
+	s->vfork_events = strstr(p, "vfork-events+") != NULL;
 	s->exec_events = strstr(p, "exec-events+") != NULL;
 	s->multiprocess = strstr(p, "multiprocess+") != NULL;
 	sb_puts(&b, "PacketSize=4000;QPassSignals+;QCatchSyscalls+;"
@@ -2503,6 +2621,8 @@ static void do_supported(struct gdbstub *s, const char *p)
 		"vContSupported+");
 	if (s->fork_events)
 		sb_puts(&b, ";fork-events+");
+	if (s->vfork_events)
+		sb_puts(&b, ";vfork-events+");
 	if (s->exec_events)
 		sb_puts(&b, ";exec-events+");
 	send_packet(s, b.p);
@@ -3279,6 +3399,7 @@ void gdbstub_free(struct gdbstub *s)
 		struct gthr *g = s->threads;
 
 		s->threads = g->next;
+		free(g->snap);
 		free(g);
 	}
 	while (s->procs)
