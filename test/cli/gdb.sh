@@ -362,6 +362,20 @@ t "exec: the printer logged both images" \
 	'[ "$(grep -c "execve(" log.exec)" -eq 2 ] && grep -q "+++ exited with 0 +++" log.exec && ! grep -q SIGTRAP log.exec' \
 	log.exec
 
+# gdb goes away while it holds a parent and its fork child: both run on.
+cat >s.disc <<'EOF'
+set detach-on-fork off
+catch fork
+continue
+disconnect
+EOF
+start utrace forkcall
+gdb_run s.disc
+finish
+t "disconnect with a fork child held: both processes run to their end" \
+	'grep -q "child ok" srv.out && grep -q "parent ok, child exited 0" srv.out && [ "$(grep -c "+++ exited with 0 +++" log)" -eq 2 ]' \
+	srv.out
+
 # extended-remote: run (kill and start again), then run after the exit.
 cat >s.run <<'EOF'
 break add

@@ -23,6 +23,18 @@
  * thread and are reported, as gdbserver does, at the next resume instead of
  * resuming.  Everything runs on the tracer's loop thread: the socket is
  * polled beside utrace_fd() by gdbstub_dispatch().
+ *
+ * Processes: gdb may debug several (multiprocess thread ids p<pid>.<tid>):
+ * the first one, fork and vfork children gdb is told about (fork-events,
+ * vfork-events: the child is held from birth; -f attaches its engines
+ * before the parent's clone report, proc_for() recognises it then), and
+ * processes started by vRun or attached by vAttach through the host's
+ * callbacks (main.c).  Each has its own breakpoints and debug registers
+ * (struct gproc); all-stop stops every thread of every process.  A STOP
+ * voted in report_clone or report_exec takes effect at the syscall's exit:
+ * the thread counts as held only from the report_quiesce there
+ * (deferred_vote), except a vfork parent, which cannot stop before its
+ * child lets the memory go and is served from a register snapshot.
  */
 #include <errno.h>
 #include <fcntl.h>
