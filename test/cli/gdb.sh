@@ -433,6 +433,59 @@ fi
 t "attach: the printer logged the attached program" \
 	'[ -n "$tracer" ] && [ "$tracer" != 0 ] && grep -q "+++ killed by SIGKILL +++" log' log
 
+# -p: attach at start (gdbserver --attach), then detach.
+cat >s.pattach <<'EOF'
+print counter
+info inferiors
+detach
+EOF
+for kind in gdbserver utrace; do
+	rm -f mark srv.err
+	"$P" pause "$tmp/mark" &
+	tp=$!
+	i=0
+	while [ ! -f mark ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ "$kind" = utrace ]; then
+		"$U" -o log --gdb=127.0.0.1:0 -p $tp >srv.out 2>srv.err &
+	else
+		gdbserver --attach 127.0.0.1:0 $tp >srv.out 2>srv.err &
+	fi
+	server=$!
+	wait_for srv.err 'port [0-9]'
+	port=$(grep -o 'port [0-9]*' srv.err | head -1 | cut -d' ' -f2)
+	gdb_run s.pattach
+	grep -v '^0x[0-9a-f]* in \|^[0-9]*	' gdb.raw | norm >"out.$kind"
+	finish
+	# Detached: nothing traces it any more (utrace ended with gdb's detach
+	# only once the process ends: -p keeps logging it).
+	kill -9 $tp
+	wait $tp 2>/dev/null
+done
+if [ -s out.utrace ] && cmp -s out.gdbserver out.utrace; then
+	ok "-p: attach at start and detach, as gdbserver --attach"
+else
+	diff out.gdbserver out.utrace >d
+	nok "-p: attach at start and detach, as gdbserver --attach" d
+fi
+
+# On a process that another utrace traces, --gdb -p is refused (joined
+# queues have no FP/AVX or debug registers).
+rm -f mark
+"$U" -o log2 "$P" pause "$tmp/mark" &
+first=$!
+wait_for_file() { i=0; while [ ! -f "$1" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done; }
+wait_for_file mark
+tp=$(pgrep -f "^$P pause $tmp/mark" | head -1)
+"$U" --gdb=127.0.0.1:0 -p "$tp" >j.out 2>&1
+rc=$?
+kill -9 "$tp" 2>/dev/null
+wait $first 2>/dev/null
+t "--gdb -p on a process another utrace traces: refused with a message" \
+	'[ $rc -eq 1 ] && grep -q "does not work through a join" j.out' j.out
+
 # Breakpoints stay inserted while stopped: memory reads still hide them.
 cat >s.hidden <<'EOF'
 set breakpoint always-inserted on
