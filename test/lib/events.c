@@ -580,10 +580,10 @@ static uint32_t hold_others_hook(struct teng *te, struct tev *ev,
 	return dflt;
 }
 
-TEST_T(exit_group_by_other_thread_kills_held_threads, 10)
+TEST_T(exit_group_by_other_thread_kills_held_threads, 20)
 {
 	struct utrace_tracer *t = g_tracer = t_tracer();
-	pid_t pid = t_spawn(t, NULL, "threads_idle", "2", "1", NULL);
+	pid_t pid = t_spawn(t, NULL, "threads_idle", "2", "sig", NULL);
 	unsigned long ev = UTRACE_EVENT(CLONE) | UTRACE_EVENT(SYSCALL_EXIT) |
 			   EV_LIFE;
 	struct teng *m = t_attach(t, pid, ev, hold_others_hook);
@@ -591,8 +591,9 @@ TEST_T(exit_group_by_other_thread_kills_held_threads, 10)
 
 	CHECK(DISPATCH_UNTIL(t, tengs_n == m->id + 3 &&
 			     tengs[m->id + 1].user[0] &&
-			     tengs[m->id + 2].user[0], 3000));
-	/* The main thread exits after a second; the held ones die too. */
+			     tengs[m->id + 2].user[0], 8000));
+	/* The main thread exits the process; the held ones die too. */
+	CHECK(kill(pid, SIGUSR1) == 0);
 	t_run(t);
 	for (int i = m->id; i < tengs_n; i++)
 		t_check_death_reap(&tengs[i]);
