@@ -40,7 +40,7 @@ static uint32_t hold_hook(struct teng *te, struct tev *ev, uint32_t dflt)
 TEST_T(free_with_every_thread_held, 10)
 {
 	struct utrace_tracer *t = g_tracer = t_tracer();
-	pid_t pid = t_spawn(t, NULL, "threads_idle", "3", "2", NULL);
+	pid_t pid = t_spawn(t, NULL, "threads_idle", "3", "sig", NULL);
 	unsigned long ev = UTRACE_EVENT(CLONE) | UTRACE_EVENT(SYSCALL_EXIT) |
 			   EV_LIFE;
 	struct teng *m = t_attach(t, pid, ev, hold_hook);
@@ -63,6 +63,7 @@ TEST_T(free_with_every_thread_held, 10)
 	CHECK_EQ(t_released_total, 4);
 	for (int i = 0; i < n; i++)
 		CHECK(t_wait_free(tids[i], 1000));
+	CHECK(kill(pid, SIGUSR1) == 0);
 	st = t_waitpid(pid, 5000);
 	CHECK(WIFEXITED(st));
 	CHECK_EQ(WEXITSTATUS(st), 0);
