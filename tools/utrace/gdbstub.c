@@ -51,6 +51,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/personality.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -175,6 +176,7 @@ struct gdbstub {
 	pid_t last_tid;		/* the thread of the last stop reply */
 	pid_t last_pid;
 	char **run_argv;	/* vRun with no program: the last one again */
+	bool no_aslr;		/* QDisableRandomization: vRun without ASLR */
 	bool pass[65];		/* QPassSignals, by Linux number */
 	bool catch_on, catch_any;
 	long *catch_nrs;
@@ -997,9 +999,7 @@ static uint32_t f_clone(uint32_t action, struct utrace_engine *e,
 	if (!g->p->active)
 		return deferred_vote(g);
 	if (!(flags & CLONE_THREAD)) {
-		struct gproc *cp = gproc_find(s, child);
-
-		struct gproc *vc = NULL;
+		struct gproc *cp = gproc_find(s, child), *vc = NULL;
 
 		if ((flags & CLONE_VFORK) && s->vfork_events &&
 		    (g->snap = snap_take(g)) && (vc = fork_child(g, child))) {
@@ -1028,7 +1028,9 @@ static uint32_t f_clone(uint32_t action, struct utrace_engine *e,
 						break;
 				cp->active = false;
 				if (c)
-					drop_thread(c);
+					drop_thread(c);	/* frees cp */
+				else
+					gproc_free(s, cp);
 			}
 			if (!(flags & CLONE_VM))
 				unplant_child(g->p, child);
@@ -1353,11 +1355,10 @@ static void drop_thread(struct gthr *g)
  */
 static void let_go_proc(struct gdbstub *s, struct gproc *p)
 {
-	struct gthr *g, *next;
-	struct swbp *b;
-
 	struct gproc *peer = p->vfork_peer ? gproc_find(s, p->vfork_peer) :
 			     NULL;
+	struct gthr *g, *next;
+	struct swbp *b;
 
 	for (g = s->threads; g; g = g->next)
 		if (g->p == p && usable(g) && g->stopped)
@@ -2630,7 +2631,7 @@ static void do_supported(struct gdbstub *s, const char *p)
 		"QStartNoAckMode+;qXfer:features:read+;qXfer:auxv:read+;"
 		"qXfer:threads:read+;qXfer:exec-file:read+;"
 		"qXfer:siginfo:read+;multiprocess+;swbreak+;hwbreak+;"
-		"vContSupported+");
+		"vContSupported+;QDisableRandomization+");
 	if (s->fork_events)
 		sb_puts(&b, ";fork-events+");
 	if (s->vfork_events)
@@ -2760,7 +2761,16 @@ static void do_run(struct gdbstub *s, const char *p)
 		send_error(s, 1);
 		return;
 	}
-	pid = s->host->run(s->host_arg, argv);
+	if (s->no_aslr) {
+		/* Inherited by the child utrace forks, for its exec. */
+		int old = personality(0xffffffff);
+
+		personality((unsigned long)old | ADDR_NO_RANDOMIZE);
+		pid = s->host->run(s->host_arg, argv);
+		personality((unsigned long)old);
+	} else {
+		pid = s->host->run(s->host_arg, argv);
+	}
 	if (pid < 0) {
 		argv_free(argv);
 		send_error(s, (int)-pid);
@@ -2949,6 +2959,13 @@ static void handle_packet(struct gdbstub *s, char *p, size_t len)
 		send_packet(s, "OK");
 	} else if (!strncmp(p, "QPassSignals:", 13)) {
 		do_pass_signals(s, p + 13);
+	} else if (!strncmp(p, "QDisableRandomization:", 22)) {
+		if (p[22] == '0' || p[22] == '1') {
+			s->no_aslr = p[22] == '1';
+			send_packet(s, "OK");
+		} else {
+			send_error(s, 1);
+		}
 	} else if (!strncmp(p, "QProgramSignals:", 16)) {
 		send_packet(s, "OK");
 	} else if (!strncmp(p, "QCatchSyscalls:", 15)) {
