@@ -288,9 +288,17 @@ static bool sb_format(struct sbuf *b, const char *fmt, va_list ap)
 			return false;
 		}
 		/* An integer: sign or prefix, zeros, digits. */
-		for (unsigned long long x = v; x; x /= base)
-			*--d = (conv == 'X' ? "0123456789ABCDEF" :
-					      "0123456789abcdef")[x % base];
+		if (base == 10) {
+			for (unsigned long long x = v; x; x /= 10)
+				*--d = (char)('0' + x % 10);
+		} else {
+			const char *xd = conv == 'X' ? "0123456789ABCDEF" :
+						       "0123456789abcdef";
+			unsigned shift = base == 16 ? 4 : 3;
+
+			for (unsigned long long x = v; x; x >>= shift)
+				*--d = xd[x & (base - 1)];
+		}
 		ndig = (size_t)(digits + sizeof(digits) - d);
 		if (!v && !(has_prec && !prec)) {
 			*--d = '0';
