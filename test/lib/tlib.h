@@ -404,6 +404,19 @@ static inline int t_tracer_pid(pid_t tid)
 	return t_tracer_pid_raw(tid);
 }
 
+/*
+ * The state letter of an untraced process in a group stop, 'T'.  When this
+ * test runs traced, its processes are traced too, by the outer tracer, and
+ * /proc shows their group stop as a ptrace stop, 't', which no user-space
+ * tracer can change: the test ends there as a visible SKIP.
+ */
+static inline char t_group_stop_state(void)
+{
+	if (t_tracer_pid_raw(getpid()) > 0)
+		SKIP("a group stop shows as 't' when nested under a tracer");
+	return 'T';
+}
+
 static inline int t_tracer_pid_raw(pid_t tid)
 {
 	char path[64], line[256];
