@@ -346,6 +346,7 @@ unsigned short *utrace__spawn_filter_len(void);
 
 /* ptrace_emu.c */
 void utrace__pemu_free(struct utrace_tracer *t);
+pid_t utrace__pemu_tracer_of(struct utrace_tracer *t, pid_t tid);
 void utrace__pemu_seccomp(struct uthread *th, uint32_t data);
 /*
  * SECCOMP_RET_DATA of our filter's RET_TRACE (filter.c), from the tracer's

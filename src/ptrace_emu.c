@@ -1709,3 +1709,28 @@ void utrace__pemu_free(struct utrace_tracer *t)
 	free(pe);
 	t->pemu = NULL;
 }
+
+static int do_tracer_of(void *arg)
+{
+	struct { struct utrace_tracer *t; pid_t tid; } *a = arg;
+	struct pe *pe = a->t->pemu;
+	struct pe_thread *q = pe ? pe_find(pe, a->tid) : NULL;
+
+	return q && q->tracer ? q->tracer_tgid : 0;
+}
+
+/**
+ * utrace__pemu_tracer_of - the program that traces @tid through the emulation
+ * Returns its process id, or 0 when no traced program ptraces @tid.  Any
+ * thread may call it (the server's, at a joiner's HELLO).
+ */
+pid_t utrace__pemu_tracer_of(struct utrace_tracer *t, pid_t tid)
+{
+	struct { struct utrace_tracer *t; pid_t tid; } a = { t, tid };
+	int r;
+
+	if (!t || tid <= 0 || !t->pemu)
+		return 0;
+	r = utrace__call(t, do_tracer_of, &a);
+	return r > 0 ? r : 0;
+}

@@ -607,10 +607,14 @@ void utrace__rq_free(struct utrace__conn *c)
 
 /* -- Connecting --------------------------------------------------------- */
 
-/* The handshake: our HELLO, then the server's. */
-static int hello(struct utrace__conn *c, pid_t server)
+/*
+ * The handshake: our HELLO (naming the thread we join for), then the
+ * server's.  Returns 0, a negative errno, or the pid of the tracer to join
+ * instead: the one that traces @tid through the server's ptrace emulation.
+ */
+static int hello(struct utrace__conn *c, pid_t server, pid_t tid)
 {
-	struct w_hello me = { W_MAGIC, W_VERSION, W_MAX, 0 };
+	struct w_hello me = { W_MAGIC, W_VERSION, W_MAX, tid };
 	struct {
 		struct w_hdr h;
 		struct w_hello w;
@@ -636,11 +640,11 @@ static int hello(struct utrace__conn *c, pid_t server)
 		got += n;
 	}
 	if (m.h.type != W_HELLO || m.h.len != sizeof(m) ||
-	    m.w.magic != W_MAGIC || m.w.pid != server)
+	    m.w.magic != W_MAGIC || m.w.pid <= 0)
 		return -ECONNREFUSED;
 	if (m.w.version != W_VERSION)
 		return -EPROTO;
-	return 0;
+	return m.w.pid == server ? 0 : m.w.pid;
 }
 
 static int connect_to(pid_t server, uid_t uid, int *out)
@@ -678,31 +682,16 @@ static int connect_to(pid_t server, uid_t uid, int *out)
 	return 0;
 }
 
-/**
- * utrace_queue_connect - join the serving tracer that traces @tid
- * Returns 0 with a queue in *@out, -EINVAL, -ESRCH (no such thread),
- * -ECONNREFUSED (not traced, or traced by something that does not serve),
- * -EPERM (its socket is not ours to reach), -EPROTO (another protocol
- * version), -ETIMEDOUT, -ENOMEM.  See utrace_queue_connect(3).
- */
-UTRACE_EXPORT int utrace_queue_connect(pid_t tid, struct utrace_queue **out)
+/* Connect to tracer @tracer and say hello: 0, -errno, or a redirect. */
+static int join_one(pid_t tracer, pid_t tid, struct utrace__conn **out)
 {
 	char buf[4096];
 	const char *v;
-	pid_t tracer;
 	uid_t uid;
 	struct utrace__conn *c;
 	struct epoll_event ee = { .events = EPOLLIN };
 	int fd = -1, err;
 
-	if (tid <= 0 || !out)
-		return -EINVAL;
-	if (!utrace__proc_status(tid, buf, sizeof(buf)))
-		return -ESRCH;
-	v = utrace__proc_field(buf, "TracerPid");
-	tracer = v ? atoi(v) : 0;
-	if (tracer <= 0)
-		return -ECONNREFUSED;
 	if (!utrace__proc_status(tracer, buf, sizeof(buf)) ||
 	    !(v = utrace__proc_field(buf, "Uid")))
 		return -ECONNREFUSED;
@@ -732,15 +721,56 @@ UTRACE_EXPORT int utrace_queue_connect(pid_t tid, struct utrace_queue **out)
 			err = -errno;
 	}
 	if (!err)
-		err = hello(c, tracer);
-	if (!err) {
-		*out = utrace__queue_remote(c);
-		if (!*out)
-			err = -ENOMEM;
-	}
+		err = hello(c, tracer, tid);
 	if (err) {
 		utrace__rq_free(c);
 		return err;
+	}
+	*out = c;
+	return 0;
+}
+
+/**
+ * utrace_queue_connect - join the serving tracer that traces @tid
+ * Returns 0 with a queue in *@out, -EINVAL, -ESRCH (no such thread),
+ * -ECONNREFUSED (not traced, or traced by something that does not serve),
+ * -EPERM (its socket is not ours to reach), -EPROTO (another protocol
+ * version), -ETIMEDOUT, -ENOMEM.  See utrace_queue_connect(3).
+ */
+UTRACE_EXPORT int utrace_queue_connect(pid_t tid, struct utrace_queue **out)
+{
+	char buf[4096];
+	const char *v;
+	pid_t tracer;
+	struct utrace__conn *c = NULL;
+	int err = -ECONNREFUSED;
+
+	if (tid <= 0 || !out)
+		return -EINVAL;
+	if (!utrace__proc_status(tid, buf, sizeof(buf)))
+		return -ESRCH;
+	v = utrace__proc_field(buf, "TracerPid");
+	tracer = v ? atoi(v) : 0;
+	if (tracer <= 0)
+		return -ECONNREFUSED;
+	/*
+	 * TracerPid is the kernel's tracer; a program it traces may trace
+	 * @tid through its ptrace emulation (utrace(7)), and that server
+	 * names the program instead: a few hops for tracers in tracers.
+	 */
+	for (int hop = 0; hop < 8; hop++) {
+		err = join_one(tracer, tid, &c);
+		if (err <= 0)
+			break;
+		tracer = err;
+		err = -ECONNREFUSED;
+	}
+	if (err)
+		return err;
+	*out = utrace__queue_remote(c);
+	if (!*out) {
+		utrace__rq_free(c);
+		return -ENOMEM;
 	}
 	return 0;
 }

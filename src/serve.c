@@ -60,6 +60,7 @@ struct sconn {
 	pthread_mutex_t lock;
 	atomic_bool kick;		/* the loop could not send: do it */
 	int fd;
+	struct utrace_tracer *t;
 	struct utrace_queue *q;
 	pid_t pid;
 	uid_t uid;
@@ -565,6 +566,23 @@ static int handle(struct sconn *c, const struct w_hdr *h, const uint8_t *body,
 		if (h->type != W_HELLO || len != sizeof(*w) ||
 		    w->magic != W_MAGIC)
 			return -EPROTO;
+		if (w->pid > 0) {
+			/*
+			 * The thread it joins for is traced, through our
+			 * ptrace emulation, by a program we trace: that
+			 * program is its tracer; our HELLO names it and the
+			 * client goes there (remote.c).
+			 */
+			pid_t inner = utrace__pemu_tracer_of(c->t, w->pid);
+
+			if (inner > 0) {
+				me.pid = inner;
+				out_msg(c, W_HELLO, seq, &me, sizeof(me),
+					NULL, 0);
+				flush(c, true);
+				return -EXDEV;
+			}
+		}
 		out_msg(c, W_HELLO, seq, &me, sizeof(me), NULL, 0);
 		if (w->version != W_VERSION)
 			return -EPROTO;	/* it sees our version, then EOF */
@@ -791,6 +809,8 @@ static void conn_accept(struct utrace__server *s)
 			return;
 		}
 		c = calloc(1, sizeof(*c));
+		if (c)
+			c->t = s->t;
 		if (!c || peer_creds((c->fd = fd, c)) ||
 		    utrace_queue_new(s->t, &c->q)) {
 			close(fd);

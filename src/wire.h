@@ -45,7 +45,9 @@ struct w_hello {
 	uint32_t magic;
 	uint32_t version;
 	uint32_t max;		/* largest message this end accepts */
-	int32_t pid;		/* server: its pid; client: 0 */
+	int32_t pid;		/* server: its pid, or the pid of the tracer
+				 * to join instead; client: the thread it
+				 * joins for, or 0 */
 };
 
 struct w_result {

@@ -96,6 +96,19 @@ static inline const char *test_prog(const char *name)
 	return p;
 }
 
+/*
+ * TEST_TIMEOUT_SCALE=N multiplies every test's timeout: for a run where
+ * each system call costs more than alone (the suite traced as a whole,
+ * test/cli/ptrace-lib.sh).
+ */
+static inline unsigned test_timeout_scale(void)
+{
+	const char *v = getenv("TEST_TIMEOUT_SCALE");
+	int n = v ? atoi(v) : 1;
+
+	return n >= 1 && n <= 100 ? (unsigned)n : 1;
+}
+
 static inline int test_run_one(const struct test_case *tc)
 {
 	pid_t pid;
@@ -108,7 +121,7 @@ static inline int test_run_one(const struct test_case *tc)
 	if (pid == 0) {
 		/* Own process group: a timeout kills the test and its tracees. */
 		setpgid(0, 0);
-		alarm(tc->timeout);
+		alarm(tc->timeout * test_timeout_scale());
 		tc->fn();
 		fflush(NULL);
 		_exit(0);

@@ -523,6 +523,29 @@ static long cpu_ticks(pid_t pid)
 	return (long)(ut + st);
 }
 
+/*
+ * How far a process got: its CPU ticks plus its context switches, which
+ * also count each stop it passes through when it runs traced itself and
+ * spends its time stopped rather than on the CPU (test/cli/ptrace-lib.sh).
+ */
+static long progress(pid_t pid)
+{
+	char path[64], line[256];
+	long v, n = cpu_ticks(pid);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+			n += v;
+	fclose(f);
+	return n;
+}
+
 struct bp_state {
 	struct utrace_queue *q;
 	pid_t pid;
@@ -539,10 +562,10 @@ static void *bp_consumer(void *arg)
 
 	/* Read nothing until back-pressure holds the program still. */
 	for (int stable = 0; stable < 5;) {
-		long c = cpu_ticks(b->pid);
+		long c = progress(b->pid);
 
 		t_msleep(200);
-		if (t_state(b->pid) == 't' && cpu_ticks(b->pid) == c)
+		if (t_state(b->pid) == 't' && progress(b->pid) == c)
 			stable++;
 		else
 			stable = 0;

@@ -256,7 +256,7 @@ static inline void t_run(struct utrace_tracer *t)
  * Dispatch until cond holds or ms milliseconds pass; the value is cond.
  */
 #define DISPATCH_UNTIL(t, cond, ms) ({					\
-	long _dl = t_now_ms() + (ms);					\
+	long _dl = t_now_ms() + (ms) * (long)test_timeout_scale();	\
 	while (!(cond) && t_now_ms() < _dl) {				\
 		int _r = utrace_dispatch((t), 20);			\
 		CHECK(_r >= 0);						\
