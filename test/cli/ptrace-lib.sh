@@ -39,7 +39,7 @@ for t in order sig sigcorner syscall stress attach control filter \
 	n=$(grep -c '^ok - ' "$tmp")
 	s=$(grep -c '^ok - .*# SKIP' "$tmp")
 	if [ $rc -eq 0 ] && [ "$n" -gt 0 ] && ! grep -q '^not ok' "$tmp"; then
-		echo "ok - lib/$t under utrace -f: $n ok ($s skipped: TracerPid, state letters)"
+		echo "ok - lib/$t under utrace -f: $n ok ($s skipped)"
 	else
 		echo "not ok - lib/$t under utrace -f (exit $rc)"
 		grep -B3 '^not ok' "$tmp" | sed 's/^/# /' | head -20
