@@ -55,9 +55,9 @@ start() {	# kind (utrace|gdbserver), mode, extra args...
 	shift
 	rm -f srv.err srv.out log
 	if [ "$kind" = utrace ]; then
-		"$U" -f -o log --gdb=127.0.0.1:0 "$P" "$@" >srv.out 2>srv.err &
+		"$U" -f -o log --gdb=127.0.0.1:0 "${PROG:-$P}" "$@" >srv.out 2>srv.err &
 	else
-		gdbserver 127.0.0.1:0 "$P" "$@" >srv.out 2>srv.err &
+		gdbserver 127.0.0.1:0 "${PROG:-$P}" "$@" >srv.out 2>srv.err &
 	fi
 	server=$!
 	wait_for srv.err 'port [0-9]' || return 1
@@ -95,7 +95,7 @@ norm() {
 
 gdb_run() {	# script
 	timeout 60 gdb -nx -batch -ex 'set sysroot /' \
-		-ex "target ${target:-remote} 127.0.0.1:$port" -x "$1" "$P" \
+		-ex "target ${target:-remote} 127.0.0.1:$port" -x "$1" "${PROG:-$P}" \
 		>gdb.raw 2>&1
 }
 
@@ -375,6 +375,21 @@ finish
 t "disconnect with a fork child held: both processes run to their end" \
 	'grep -q "child ok" srv.out && grep -q "parent ok, child exited 0" srv.out && [ "$(grep -c "+++ exited with 0 +++" log)" -eq 2 ]' \
 	srv.out
+
+# A thread that is not the leader executes: it has the leader's id then.
+cat >s.execthread <<'EOF'
+catch exec
+continue
+info threads
+break add
+continue
+bt 1
+continue
+EOF
+PROG=$O/test/progs/exec_thread
+diffcase execthread "catch exec by a thread that is not the leader" \
+	"$P basic" s.execthread
+PROG=
 
 # extended-remote: run (kill and start again), then run after the exit.
 cat >s.run <<'EOF'

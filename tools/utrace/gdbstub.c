@@ -1063,6 +1063,8 @@ static uint32_t f_exec(uint32_t action, struct utrace_engine *e, pid_t former)
 
 	if (!p->active)
 		return deferred_vote(g);
+	/* A thread that was not the leader has the leader's id now. */
+	g->tid = utrace_engine_tid(e);
 	/* A new image: our breakpoints went with the old. */
 	bps_free(p);
 	if (p->wait_exec) {
