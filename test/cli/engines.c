@@ -4,7 +4,8 @@
  * a counter, each with its own output, on one traced program in one
  * process, built from the utrace command's objects without its main.c.
  * Printer A is "-e trace=write -T", printer B is "-x -y" (every syscall);
- * each output is checked on its own, line by line.
+ * each output is checked on its own, line by line.  Then two printers
+ * that follow a process tree through one utrace_follow callback.
  */
 #include <ctype.h>
 #include <fcntl.h>
@@ -270,6 +271,140 @@ TEST(two_printers_and_a_counter)
 		CHECK_EQ(errors, 1);
 	}
 	free(table);
+	free(oa.text);
+	free(la);
+	free(ob.text);
+	free(lb);
+	close(oa.fd);
+	close(ob.fd);
+}
+
+/* Both printers, on each new thread and child process (utrace_follow). */
+struct pair {
+	struct printer *a, *b;
+	struct utrace_tracer *tr;
+};
+
+static int follow_both(void *arg, pid_t tid, pid_t tgid, pid_t parent,
+		       unsigned long clone_flags)
+{
+	struct pair *p = arg;
+	int err = printer_attach(p->a, p->tr, tid, tgid);
+
+	return err ? err : printer_attach(p->b, p->tr, tid, tgid);
+}
+
+/*
+ * A process tree: forkchain 2 forks and executes itself twice.  Printer A
+ * shows execve with the pid on every line (as -o FILE -f) and no
+ * signals, printer B wait4 and signals without pids and whole lines only
+ * (-e status=successful,failed);
+ * both follow the children through one utrace_follow callback.
+ */
+TEST(two_printers_follow_children)
+{
+	char *argv[] = { (char *)test_prog("forkchain"), "2", NULL };
+	struct utrace_spawn_opts so = { .size = sizeof(so) };
+	struct printer_settings sa, sb;
+	static const long execs[] = { SYS_execve }, waits[] = { SYS_wait4 };
+	struct mem_out oa, ob;
+	struct pair p;
+	char **la, **lb, want[256], text[4096], result[4096];
+	int na, nb, i, k, nsig, nexit, exits[3] = { 0 }, chain[2] = { 0 };
+	pid_t pid, lpid, top = 0, w[2];
+
+	mem_out_open(&oa, "follow-a");
+	mem_out_open(&ob, "follow-b");
+	printer_defaults(&sa);
+	sa.nrs = execs;
+	sa.nnrs = 1;
+	sa.pids = PR_PIDS_ALWAYS;
+	memset(sa.signals, 0, sizeof(sa.signals));	/* -e signal=none */
+	printer_defaults(&sb);
+	sb.nrs = waits;
+	sb.nnrs = 1;
+	sb.pids = PR_PIDS_NEVER;
+	sb.status_mask = ST_SUCCESSFUL | ST_FAILED;
+	p.a = printer_new(&sa, oa.sink);
+	p.b = printer_new(&sb, ob.sink);
+	CHECK(p.a && p.b);
+
+	CHECK_EQ(utrace_tracer_new(&p.tr), 0);
+	CHECK_EQ(utrace_spawn(p.tr, argv, &so, &pid), 0);
+	CHECK_EQ(follow_both(&p, pid, pid, 0, 0), 0);
+	CHECK(utrace_follow(p.tr, pid, UTRACE_WATCH_PROCESS |
+			    UTRACE_WATCH_CHILDREN, follow_both, &p) >= 0);
+	CHECK_EQ(utrace_run(p.tr), 0);
+	utrace_tracer_free(p.tr);
+	printer_free(p.a);
+	printer_free(p.b);
+	CHECK(!sink_free(oa.sink));
+	CHECK(!sink_free(ob.sink));
+
+	/* A: "PID   execve(...)" three times, three exits, each with a pid. */
+	la = mem_out_lines(&oa, &na);
+	if (na != 6)
+		for (i = 0; i < na; i++)
+			fprintf(stderr, "# A: %s\n", la[i]);
+	CHECK_EQ(na, 6);
+	for (i = 0; i < na; i++) {
+		const char *rest;
+		int st, n = 0;
+
+		CHECK_EQ(sscanf(la[i], "%d %n", &lpid, &n), 1);
+		CHECK(n >= 6);		/* "%-5d " at least */
+		rest = la[i] + n;
+		if (sscanf(rest, "+++ exited with %d +++", &st) == 1) {
+			CHECK(st >= 7 && st <= 9);
+			exits[st - 7]++;
+			if (st == 9)
+				CHECK_EQ(lpid, pid);
+			continue;
+		}
+		CHECK(starts(rest, "execve("));
+		if (strstr(rest, "[\"forkchain\", \"1\", \"0\"]"))
+			chain[0]++;
+		else if (strstr(rest, "[\"forkchain\", \"0\", \"0\"]"))
+			chain[1]++;
+		else
+			top++;
+		if (!strstr(rest, "[\"forkchain\", \""))
+			CHECK_EQ(lpid, pid);
+		CHECK(strstr(rest, ") = 0"));
+	}
+	CHECK(exits[0] == 1 && exits[1] == 1 && exits[2] == 1);
+	CHECK(chain[0] == 1 && chain[1] == 1 && top == 1);
+
+	/* B: the two waits, whole, without pids (7, then 8 came back). */
+	lb = mem_out_lines(&ob, &nb);
+	if (nb != 7)
+		for (i = 0; i < nb; i++)
+			fprintf(stderr, "# B: %s\n", lb[i]);
+	CHECK_EQ(nb, 7);
+	for (i = 0, k = 0, nsig = 0, nexit = 0; i < nb; i++) {
+		int st = k ? 8 : 7;
+
+		if (starts(lb[i], "--- SIGCHLD {si_signo=SIGCHLD, "
+			   "si_code=CLD_EXITED, ")) {
+			nsig++;
+			continue;
+		}
+		if (starts(lb[i], "+++ exited with ")) {
+			nexit++;
+			continue;
+		}
+		CHECK(k < 2);
+		split_line(lb[i], text, result, sizeof(text));
+		CHECK_EQ(sscanf(text, "wait4(%d, ", &w[k]), 1);
+		snprintf(want, sizeof(want), "wait4(%d, [{WIFEXITED(s) && "
+			 "WEXITSTATUS(s) == %d}], 0, NULL)", w[k], st);
+		CHECK_STR(text, want);
+		snprintf(want, sizeof(want), "%d", w[k]);
+		CHECK_STR(result, want);
+		k++;
+	}
+	CHECK(k == 2 && nsig == 2 && nexit == 3);
+	CHECK(w[0] != w[1] && w[0] != pid && w[1] != pid);
 	free(oa.text);
 	free(la);
 	free(ob.text);
