@@ -122,6 +122,10 @@ struct pe_thread {
 	bool replaced;			/* a leader whose tid an exec took */
 	bool parent_is_tracer;		/* its real parent is its inner tracer */
 	int stop_sig;			/* last stop signal delivered */
+	struct rusage death_ru;		/* its usage, read at its death */
+	/* as an inner tracer's process (its leader's record) */
+	bool chld_pending;		/* our SIGCHLD sent, not yet delivered */
+	siginfo_t chld_si;		/* ...and what the kernel's would say */
 	bool all_syscalls;		/* our syscall set is "all" */
 	bool exit_watch;		/* ...until this syscall's exit */
 	/* as an inner tracer */
@@ -142,7 +146,7 @@ static const long base_nrs[] = { SYS_ptrace, SYS_wait4, SYS_waitid,
 				 SYS_pause };
 #define BASE_EVENTS (UTRACE_EVENT(QUIESCE) | UTRACE_EVENT_SYSCALL | \
 		     UTRACE_EVENT(CLONE) | UTRACE_EVENT(DEATH) | \
-		     UTRACE_EVENT(REAP))
+		     UTRACE_EVENT(REAP) | UTRACE_EVENT_SIGNAL_ALL)
 #define TRACEE_EVENTS (BASE_EVENTS | UTRACE_EVENT_SIGNAL_ALL | \
 		       UTRACE_EVENT(EXEC) | UTRACE_EVENT(JCTL))
 
@@ -236,6 +240,65 @@ static uid_t proc_uid(pid_t tid)
 	return stat(path, &st) ? 0 : st.st_uid;
 }
 
+/*
+ * A process's resource usage as wait4 reports it (the process and its
+ * waited-for children), from /proc/PID/stat and status: times and page
+ * faults exactly, in clock ticks; ru_maxrss from VmHWM.  False when gone.
+ */
+static bool proc_rusage(pid_t pid, struct rusage *ru)
+{
+	char path[64], buf[2048], *p;
+	unsigned long minflt, cminflt, majflt, cmajflt, ut, st;
+	long cut, cst, hz = sysconf(_SC_CLK_TCK);
+	const char *v;
+	FILE *f;
+	size_t n;
+
+	memset(ru, 0, sizeof(*ru));
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %lu %lu %lu %lu "
+			 "%lu %lu %ld %ld", &minflt, &cminflt, &majflt,
+			 &cmajflt, &ut, &st, &cut, &cst) != 8)
+		return false;
+	if (hz <= 0)
+		hz = 100;
+	ut += cut;
+	st += cst;
+	ru->ru_utime.tv_sec = ut / hz;
+	ru->ru_utime.tv_usec = (ut % hz) * (1000000 / hz);
+	ru->ru_stime.tv_sec = st / hz;
+	ru->ru_stime.tv_usec = (st % hz) * (1000000 / hz);
+	ru->ru_minflt = minflt + cminflt;
+	ru->ru_majflt = majflt + cmajflt;
+	if (utrace__proc_status(pid, buf, sizeof(buf)) &&
+	    (v = utrace__proc_field(buf, "VmHWM")))
+		ru->ru_maxrss = atol(v);
+	return true;
+}
+
+/* utime and stime of a thread's process in clock ticks, as in SIGCHLD. */
+static void proc_times(pid_t pid, siginfo_t *si)
+{
+	struct rusage ru;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0)
+		hz = 100;
+	if (!proc_rusage(pid, &ru))
+		return;
+	si->si_utime = ru.ru_utime.tv_sec * hz +
+		       ru.ru_utime.tv_usec / (1000000 / hz);
+	si->si_stime = ru.ru_stime.tv_sec * hz +
+		       ru.ru_stime.tv_usec / (1000000 / hz);
+}
+
 /* The library's thread behind an engine, when it sits in a ptrace stop. */
 static struct uthread *stopped_th(struct pe_thread *p)
 {
@@ -294,13 +357,66 @@ static void wake_waiters(struct pe *pe, pid_t tgid, bool emulated)
 	}
 }
 
+/*
+ * As the kernel: the tracer's process gets SIGCHLD.  The kernel refuses a
+ * siginfo with si_code > 0 (CLD_TRAPPED...) from another process, so we
+ * send a plain one (SI_USER, our pid) and rewrite it at its delivery
+ * (pe_signal), where a ptracer may set any siginfo: the first one sent
+ * while it is pending, since a pending SIGCHLD does not queue twice.
+ */
 static void notify_tracer(struct pe_thread *q)
 {
+	struct pe_thread *lead;
+	int st = q->cur.status;
+
 	if (!q->tracer_tgid)
 		return;
-	/* As the kernel: the tracer's process gets SIGCHLD. */
+	lead = pe_find(q->pe, q->tracer_tgid);
+	if (lead && !lead->chld_pending) {
+		siginfo_t *si = &lead->chld_si;
+
+		memset(si, 0, sizeof(*si));
+		si->si_signo = SIGCHLD;
+		si->si_pid = q->tid;
+		si->si_uid = proc_uid(q->tid);
+		if (q->cur.kind == PK_DEATH && WIFEXITED(st)) {
+			si->si_code = CLD_EXITED;
+			si->si_status = WEXITSTATUS(st);
+		} else if (q->cur.kind == PK_DEATH) {
+			si->si_code = WCOREDUMP(st) ? CLD_DUMPED : CLD_KILLED;
+			si->si_status = WTERMSIG(st);
+		} else {
+			si->si_code = CLD_TRAPPED;
+			si->si_status = (st >> 8) & 0x7f;
+		}
+		if (q->cur.kind == PK_DEATH) {
+			long hz = sysconf(_SC_CLK_TCK) > 0 ?
+				  sysconf(_SC_CLK_TCK) : 100;
+			const struct rusage *ru = &q->death_ru;
+
+			si->si_utime = ru->ru_utime.tv_sec * hz +
+				       ru->ru_utime.tv_usec / (1000000 / hz);
+			si->si_stime = ru->ru_stime.tv_sec * hz +
+				       ru->ru_stime.tv_usec / (1000000 / hz);
+		} else {
+			proc_times(q->tgid, si);
+		}
+		lead->chld_pending = true;
+	}
 	syscall(SYS_kill, q->tracer_tgid, SIGCHLD);
 	wake_waiters(q->pe, q->tracer_tgid, true);
+}
+
+/* A SIGCHLD for a thread of ours: ours made exact (see notify_tracer). */
+static void chld_deliver(struct pe_thread *p, siginfo_t *info)
+{
+	struct pe_thread *lead = pe_find(p->pe, p->tgid);
+
+	if (!lead || !lead->chld_pending)
+		return;
+	lead->chld_pending = false;
+	if (info->si_code == SI_USER && info->si_pid == getpid())
+		*info = lead->chld_si;
 }
 
 /* -- Inner stops ---------------------------------------------------------------------- */
@@ -434,6 +550,7 @@ static void forget_tracer(struct pe_thread *q)
  */
 static void resume(struct pe_thread *q, enum pe_mode mode, int sig)
 {
+	enum pe_kind was = q->cur.kind;
 	struct uthread *th;
 	int act;
 
@@ -467,6 +584,17 @@ static void resume(struct pe_thread *q, enum pe_mode mode, int sig)
 	if (!q->e)
 		return;
 	th = stopped_th(q);
+	if (th && th->stop == STOP_GROUP && mode != PM_LISTEN &&
+	    was == PK_GROUP) {
+		/*
+		 * Restarted from a group stop other than by PTRACE_LISTEN:
+		 * the kernel lets the tracee run although its process stays
+		 * stopped.  The library would keep the group stop
+		 * (PTRACE_LISTEN): it restarts this thread as from a trap.
+		 */
+		th->stop = STOP_INTERRUPT;
+		th->in_group_stop = false;
+	}
 	if (q->inject)
 		act = UTRACE_INTERRUPT;
 	else if (mode == PM_STEP)
@@ -979,13 +1107,25 @@ static long wait_report(struct pe_thread *p, const struct pwait *w,
 		}
 		if (w->info)
 			err = put(p, w->info, &si, sizeof(si));
+		if (!err && w->rusage) {
+			struct rusage ru;
+
+			if (q->cur.kind == PK_DEATH)
+				ru = q->death_ru;
+			else
+				proc_rusage(q->tgid, &ru);
+			err = put(p, w->rusage, &ru, sizeof(ru));
+		}
 	} else {
 		if (w->status)
 			err = put(p, w->status, &st, sizeof(st));
 		if (!err && w->rusage) {
 			struct rusage ru;
 
-			memset(&ru, 0, sizeof(ru));
+			if (q->cur.kind == PK_DEATH)
+				ru = q->death_ru;
+			else
+				proc_rusage(q->tgid, &ru);
 			err = put(p, w->rusage, &ru, sizeof(ru));
 		}
 	}
@@ -1307,6 +1447,9 @@ static uint32_t pe_signal(uint32_t action, struct utrace_engine *e,
 				   UTRACE_SIGNAL_HOLD);
 	struct pe_stop s;
 
+	if (info && info->si_signo == SIGCHLD && sa != UTRACE_SIGNAL_REPORT &&
+	    sa != UTRACE_SIGNAL_HANDLER)
+		chld_deliver(p, info);
 	if (!p->tracer)
 		return keep(action);
 	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER) {
@@ -1509,6 +1652,9 @@ static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
 		sleepers = q->sys == PS_SLEEP;
 	if (group_dead && sleepers)
 		ppid = proc_ppid(p->tid);
+	/* Its usage for the wait (zeros once its zombie is reaped). */
+	if (p->tracer)
+		proc_rusage(group_dead ? p->tgid : p->tid, &p->death_ru);
 
 	p->dead = true;
 	/* Its inner tracees are let go, or killed (PTRACE_O_EXITKILL). */
