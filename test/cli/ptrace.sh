@@ -114,3 +114,43 @@ else
 		nok "gdb -batch -ex run -ex bt: the same backtrace under utrace -f" ref traced
 	fi
 fi
+
+# A join (utrace -p) of a process that a traced tracer traces: TracerPid
+# names the outer utrace, whose server sends the joiner on to utraced (the
+# joiner's connect calls, seen by strace, say where it went).
+if ! command -v strace >/dev/null 2>&1; then
+	echo "ok - join through the outer tracer # SKIP strace not installed"
+else
+	"$U" -f -o /dev/null "$O/utraced" -- "$P/sleeper" 120 \
+		>/dev/null 2>&1 &
+	outer=$!
+	ud= sl=
+	for i in $(seq 200); do
+		ud=$(pgrep -P $outer -x utraced)
+		[ -n "$ud" ] && sl=$(pgrep -P "$ud" -x sleeper)
+		[ -n "$sl" ] && break
+		sleep 0.1
+	done
+	if [ -z "$sl" ]; then
+		nok "join through the outer tracer: utraced did not start"
+	else
+		strace -f -e trace=connect -o conn timeout 60 "$U" -o /dev/null \
+			-p "$sl" 2>join.err &
+		j=$!
+		for i in $(seq 300); do
+			grep -q 'attached' join.err && break
+			sleep 0.1
+		done
+		kill -KILL "$sl"
+		wait $j
+		if grep -q "/$outer\.sock\"" conn &&
+		   grep -q "/$ud\.sock\"" conn &&
+		   grep -q 'attached' join.err; then
+			ok "join through the outer tracer reaches utraced inside"
+		else
+			nok "join through the outer tracer reaches utraced inside" \
+				conn join.err
+		fi
+	fi
+	wait $outer
+fi
