@@ -44,6 +44,7 @@ struct utrace__conn {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool reading, eof;
+	bool efd_set;		/* efd says records wait in the FIFO */
 	uint32_t seq;
 	uint8_t *in;
 	size_t inlen, incap;
@@ -105,15 +106,10 @@ static bool file_msg(struct utrace__conn *c, const struct w_hdr *h,
 		memcpy(&w, body, sizeof(w));
 		get_event(&r->ev, &w);
 		r->next = NULL;
-		if (c->tail) {
+		if (c->tail)
 			c->tail->next = r;
-		} else {
-			uint64_t one = 1;
-
+		else
 			c->head = r;
-			if (write(c->efd, &one, sizeof(one)) < 0)
-				(void)0;
-		}
 		c->tail = r;
 		return true;
 	}
@@ -134,6 +130,26 @@ static bool file_msg(struct utrace__conn *c, const struct w_hdr *h,
 		return true;
 	}
 	return false;
+}
+
+/*
+ * Make the eventfd tell whether records wait in the FIFO, before c->lock
+ * is let go for anyone else to see them.  Done lazily, not per record: a
+ * consumer that takes each record as it comes never writes the eventfd.
+ */
+static void efd_sync(struct utrace__conn *c)
+{
+	uint64_t v = 1;
+
+	if (!c->head == !c->efd_set)
+		return;
+	if (c->head) {
+		if (write(c->efd, &v, sizeof(v)) < 0)
+			(void)0;
+	} else if (read(c->efd, &v, sizeof(v)) < 0) {
+		(void)0;
+	}
+	c->efd_set = c->head != NULL;
 }
 
 /* Read what the socket has without blocking (in bulk), and file it. */
@@ -226,6 +242,7 @@ static int wait_for(struct utrace__conn *c,
 			int r;
 
 			c->reading = true;
+			efd_sync(c);
 			pthread_mutex_unlock(&c->lock);
 			r = poll(&p, 1, left);
 			pthread_mutex_lock(&c->lock);
@@ -239,10 +256,12 @@ static int wait_for(struct utrace__conn *c,
 			if (r == 0)
 				return 0;
 		} else if (left < 0) {
+			efd_sync(c);
 			pthread_cond_wait(&c->cond, &c->lock);
 		} else {
 			struct timespec ts;
 
+			efd_sync(c);
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_sec += left / 1000;
 			ts.tv_nsec += (left % 1000) * 1000000L;
@@ -334,6 +353,7 @@ static int64_t call(struct utrace__conn *c, uint16_t type, const void *a,
 		return err;
 	}
 	err = wait_for(c, has_result, &h.seq, -1);
+	efd_sync(c);
 	if (err != 1) {
 		pthread_mutex_unlock(&c->lock);
 		return err ? err : -ENOTCONN;
@@ -556,18 +576,15 @@ int utrace__rq_next(struct utrace__conn *c, struct utrace_event *ev,
 		take_input(c);
 	err = wait_for(c, has_record, NULL, timeout_ms);
 	if (err != 1) {
+		efd_sync(c);
 		pthread_mutex_unlock(&c->lock);
 		return err;
 	}
 	r = c->head;
 	c->head = r->next;
-	if (!c->head) {
-		uint64_t v;
-
+	if (!c->head)
 		c->tail = NULL;
-		if (read(c->efd, &v, sizeof(v)) < 0)
-			(void)0;
-	}
+	efd_sync(c);
 	pthread_mutex_unlock(&c->lock);
 	memcpy(ev, &r->ev, sizeof(*ev));
 	free(r);

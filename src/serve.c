@@ -42,6 +42,7 @@
 
 #define OUT_HIGH	(256u << 10)	/* stop taking records above this */
 #define MAX_JOINERS	1024		/* accept no more until some leave */
+#define COALESCE_MS	1		/* records gather this long per send */
 #define CAP_SYS_PTRACE_BIT 19
 
 struct pstop {
@@ -84,6 +85,7 @@ struct utrace__server {
 	pthread_mutex_t lock;		/* conns: the server adds and removes */
 	struct sconn *conns;
 	atomic_uint nconns;
+	atomic_bool urgent;		/* a kick that must not wait */
 };
 
 /* -- Where the socket lives ---------------------------------------------- */
@@ -878,9 +880,25 @@ static void *server_main(void *arg)
 			break;
 		if (pfd[0].revents) {
 			uint64_t v;
+			bool input = pfd[1].revents;
 
 			if (read(s->wfd, &v, sizeof(v)) < 0)
 				(void)0;
+			for (i = 2; i < n && !input; i++)
+				input = pfd[i].revents;
+			/*
+			 * Only the loop's kick, for records that hold no
+			 * thread (a held one the loop sends itself): let more
+			 * gather before sending, so that neither this thread
+			 * nor the joiner wakes per record.  The loop does
+			 * not kick again meanwhile (kick stays set); a
+			 * request cuts the wait short.
+			 */
+			if (atomic_exchange(&s->urgent, false))
+				input = true;
+			if (!input && !atomic_load(&s->stop) &&
+			    poll(pfd, n, COALESCE_MS) < 0 && errno != EINTR)
+				break;
 		}
 		if (atomic_load(&s->stop))
 			break;
@@ -1028,7 +1046,11 @@ void utrace__serve_poll(struct utrace_tracer *t)
 		return;
 	pthread_mutex_lock(&s->lock);
 	for (struct sconn *c = s->conns; c; c = c->next) {
+		bool held = false;
+
 		if (pthread_mutex_trylock(&c->lock)) {
+			/* What it missed may hold a thread. */
+			atomic_store(&s->urgent, true);
 			if (!atomic_exchange(&c->kick, true))
 				wake = true;
 			continue;
@@ -1038,9 +1060,11 @@ void utrace__serve_poll(struct utrace_tracer *t)
 		 * are left to the server thread, which sends them in batches
 		 * beside the loop instead of in it.
 		 */
-		if (!c->closing && pump(c))
+		if (!c->closing && (held = pump(c)))
 			flush(c, false);
 		if (c->closing || c->outoff < c->outlen) {
+			if (c->closing || held)
+				atomic_store(&s->urgent, true);
 			if (!atomic_exchange(&c->kick, true))
 				wake = true;
 		}
