@@ -368,6 +368,11 @@ static int mode_parent(void)
 	int st;
 
 	fflush(stdout);
+	/*
+	 * The child inherits the handler: a SIGUSR1 sent before it has run a
+	 * single instruction (a loaded machine) must not kill it.
+	 */
+	set_handler(SIGUSR1, on_count, 0);
 	c = fork();
 	if (c < 0)
 		return 2;
