@@ -142,7 +142,7 @@ else
 			sleep 0.1
 		done
 		kill -KILL "$sl"
-		wait $j
+		wait $j || :
 		if grep -q "/$outer\.sock\"" conn &&
 		   grep -q "/$ud\.sock\"" conn &&
 		   grep -q 'attached' join.err; then
@@ -152,5 +152,5 @@ else
 				conn join.err
 		fi
 	fi
-	wait $outer
+	wait $outer || :	# utrace ends as its tracee did: killed
 fi
