@@ -75,6 +75,11 @@ check "poll result cut where strace's buffer ends" decode-bigpoll.out -s 100 \
 	-e trace=chdir,poll,ppoll "$P" bigpoll
 check "umask, epoll_ctl DEL, 15-character names, interrupted sleeps" \
 	decode-fixes.out "$P" fixes
+check "int and mode arguments: the C type's width only" decode-widths.out \
+	"$P" widths
+check "O_SYNC and __O_SYNC" decode-osync.out "$P" osync
+check "-y: a SIGIO's si_fd" decode-sigio.out -y \
+	-e trace=chdir,write,exit_group "$P" sigio
 check "%desc: no close_range" decode-classes.out -e trace=%desc,chdir \
 	"$P" classes
 check "%signal: io_uring_enter" decode-classes.out -e trace=%signal,chdir \

@@ -527,6 +527,60 @@ static void fixes(void)
 	signal(SIGALRM, SIG_DFL);
 }
 
+/*
+ * int and mode arguments with garbage in the register's upper half: the
+ * kernel and strace look only at the C type's width.
+ */
+static void widths(void)
+{
+	const unsigned long hi = 0xdead000000000000UL;
+	const unsigned long hi32 = 0x1234567800000000UL;
+
+	syscall(SYS_chmod, "/utrace-nx/a", hi | 0xffffffffUL);
+	syscall(SYS_mkdir, "/utrace-nx/a", hi32 | 0x1edUL);
+	syscall(SYS_open, "/utrace-nx/a", hi32 | O_WRONLY | O_CREAT,
+		hi | 0x100001a4UL);
+	syscall(SYS_fchmodat, hi32 | (unsigned)AT_FDCWD, "/utrace-nx/a",
+		hi32 | 0644UL);
+	syscall(SYS_wait4, hi32 | 0xffffffffUL, 0L, hi32 | WNOHANG, 0L);
+	syscall(SYS_pipe2, 0L, hi32 | O_CLOEXEC);
+	syscall(SYS_kill, hi32 | (unsigned)getpid(), hi32);
+	syscall(SYS_lseek, hi32 | 0xffffffffUL, 0L, hi32 | SEEK_END);
+	syscall(SYS_umask, hi32 | 0xffff0022UL);
+	syscall(SYS_umask, 022L);
+	syscall(SYS_dup2, hi32 | 0xffffffffUL, hi32 | 0x7fffffffUL);
+}
+
+/* O_SYNC is __O_SYNC (04000000) | O_DSYNC: names for both halves. */
+static void osync(void)
+{
+	syscall(SYS_open, "/utrace-nx/a", O_WRONLY | O_SYNC);
+	syscall(SYS_open, "/utrace-nx/a", O_WRONLY | 04000000);
+	syscall(SYS_open, "/utrace-nx/a",
+		O_WRONLY | O_APPEND | O_NONBLOCK | 04000000 | O_DIRECT);
+	syscall(SYS_open, "/utrace-nx/a", O_RDWR | O_DSYNC);
+	syscall(SYS_openat, AT_FDCWD, "/utrace-nx/a",
+		O_RDONLY | O_SYNC | O_CLOEXEC);
+	syscall(SYS_fcntl, -1, F_SETFL, O_NONBLOCK | 04000000);
+}
+
+/* A SIGIO that names its descriptor (F_SETSIG): si_fd under -y. */
+static void sigio(void)
+{
+	int p[2];
+
+	if (pipe(p))
+		return;
+	signal(SIGIO, handler);
+	fcntl(p[0], F_SETOWN, getpid());
+	fcntl(p[0], F_SETSIG, SIGIO);
+	fcntl(p[0], F_SETFL, O_ASYNC);
+	write(p[1], "x", 1);
+	signal(SIGIO, SIG_DFL);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* Members of strace 6.1's classes that its documentation does not suggest. */
 static void classes(void)
 {
@@ -574,7 +628,8 @@ static const struct {
 	{ "sockopt", sockopts }, { "msg", msgs }, { "time", times_ },
 	{ "siginfo", siginfos }, { "clone", clones }, { "strs", strs },
 	{ "bigpoll", bigpoll }, { "fixes", fixes },
-	{ "classes", classes }, { "inject", injects },
+	{ "classes", classes }, { "widths", widths },
+	{ "osync", osync }, { "sigio", sigio }, { "inject", injects },
 	{ "hex", hexstrs }, { "unknown", unknowns },
 };
 

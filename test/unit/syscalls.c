@@ -60,7 +60,7 @@ TEST(names_unique_and_lookups_agree)
 
 TEST(argument_kinds)
 {
-	static const char kinds[] = "dDUuxpfasocSCT";
+	static const char kinds[] = "dDUuxXpfasocSCT";
 	long nr;
 
 	for (nr = 0; nr < NR_SYSENT; nr++) {

@@ -718,7 +718,17 @@ static void put_sigval(struct sbuf *b, const siginfo_t *si)
 }
 
 /* The fields strace shows for a signal sent by a process (si_code <= 0). */
-static void put_user_info(struct sbuf *b, const siginfo_t *si)
+static void put_poll_info(struct sbuf *b, const siginfo_t *si,
+			  const struct fd_view *fds)
+{
+	sb_printf(b, ", si_band=%ld, si_fd=%d", si->si_band, si->si_fd);
+	if (fds)
+		fd_decorate(b, fds->sockets, fds->tid, si->si_fd, fds->set,
+			    fds->hexstr);
+}
+
+static void put_user_info(struct sbuf *b, const siginfo_t *si,
+			  const struct fd_view *fds)
 {
 	switch (si->si_code) {
 	case SI_USER:
@@ -731,8 +741,7 @@ static void put_user_info(struct sbuf *b, const siginfo_t *si)
 		put_sigval(b, si);
 		break;
 	case SI_SIGIO:
-		sb_printf(b, ", si_band=%ld, si_fd=%d", si->si_band,
-			  si->si_fd);
+		put_poll_info(b, si, fds);
 		break;
 	default:
 		put_source(b, si);
@@ -743,7 +752,8 @@ static void put_user_info(struct sbuf *b, const siginfo_t *si)
 }
 
 /* ... and for one the kernel generated, by signal. */
-static void put_kernel_info(struct sbuf *b, int style, const siginfo_t *si)
+static void put_kernel_info(struct sbuf *b, int style, const siginfo_t *si,
+			    const struct fd_view *fds)
 {
 	const char *sc;
 
@@ -786,8 +796,7 @@ static void put_kernel_info(struct sbuf *b, int style, const siginfo_t *si)
 	case SIGIO:
 		if (si->si_code == POLL_IN || si->si_code == POLL_OUT ||
 		    si->si_code == POLL_MSG)
-			sb_printf(b, ", si_band=%ld, si_fd=%d", si->si_band,
-				  si->si_fd);
+			put_poll_info(b, si, fds);
 		break;
 	case SIGSYS:
 		put_ptr(b, "si_call_addr", si->si_call_addr);
@@ -824,8 +833,8 @@ static void put_kernel_info(struct sbuf *b, int style, const siginfo_t *si)
 	}
 }
 
-/* strace's printsiginfo(). */
-void format_siginfo(struct sbuf *b, int style, const siginfo_t *si)
+void format_siginfo(struct sbuf *b, int style, const siginfo_t *si,
+		    const struct fd_view *fds)
 {
 	static const struct xlat *const by_sig[] = {
 		[SIGTRAP] = trap_codes, [SIGCHLD] = cld_codes,
@@ -862,9 +871,9 @@ void format_siginfo(struct sbuf *b, int style, const siginfo_t *si)
 			sb_printf(b, ", si_errno=%u", (unsigned)si->si_errno);
 	}
 	if (si->si_code <= 0)
-		put_user_info(b, si);
+		put_user_info(b, si, fds);
 	else
-		put_kernel_info(b, style, si);
+		put_kernel_info(b, style, si, fds);
 	sb_putc(b, '}');
 }
 

@@ -167,7 +167,6 @@ void sb_sym(struct sbuf *b, int style, const char *name,
 const char *signame_r(int sig, char *buf);
 #define signame(sig)	signame_r((sig), (char [SIGNAME_MAX]){ 0 })
 const char *xlat_name(const struct xlat *x, unsigned long long v);
-void format_siginfo(struct sbuf *b, int xlat_style, const siginfo_t *si);
 void fd_path(pid_t pid, int fd, char *buf, size_t size);
 /* --decode-fds=SET (-y: path, -yy: all): what follows a descriptor. */
 enum {
@@ -188,6 +187,22 @@ struct sock_cache *sock_cache_get(struct sock_cache *c);
 void sock_cache_put(struct sock_cache *c);
 void fd_decorate(struct sbuf *out, struct sock_cache *cache, pid_t tid,
 		 int fd, unsigned set, int hexstr);
+/*
+ * Where a descriptor inside a structure (a siginfo's si_fd) is decorated
+ * as -y asks: the thread, -y's set, the socket cache and -x's style.
+ */
+struct fd_view {
+	struct sock_cache *sockets;
+	pid_t tid;
+	unsigned set;
+	int hexstr;
+};
+#define DEC_FDS(c) \
+	(&(struct fd_view){ (c)->sockets, (c)->tid, (c)->decode_fds, \
+			    (c)->hexstr })
+/* strace's printsiginfo(); fds NULL: si_fd as a bare number. */
+void format_siginfo(struct sbuf *b, int xlat_style, const siginfo_t *si,
+		    const struct fd_view *fds);
 /* A path as strace prints it between < and >. */
 void fd_quote_path(struct sbuf *b, int hexstr, const char *path, size_t n);
 

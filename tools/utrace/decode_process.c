@@ -303,7 +303,7 @@ bool d_waitid(struct dec_ctx *c)
 	if (!A(2))
 		dec_puts(c, "NULL");
 	else if (!failed(c) && dec_read(c, A(2), &si, sizeof(si)))
-		format_siginfo(c->out, c->xlat_style, &si);
+		format_siginfo(c->out, c->xlat_style, &si, DEC_FDS(c));
 	else
 		dec_ptr(c, A(2));
 	SEP();

@@ -353,7 +353,7 @@ static void put_siginfo(struct dec_ctx *c, unsigned long addr)
 	if (!addr)
 		dec_puts(c, "NULL");
 	else if (dec_read(c, addr, &si, sizeof(si)))
-		format_siginfo(c->out, c->xlat_style, &si);
+		format_siginfo(c->out, c->xlat_style, &si, DEC_FDS(c));
 	else
 		dec_ptr(c, addr);
 }
@@ -471,7 +471,7 @@ static void put_siginfo_array(struct dec_ctx *c, unsigned long addr)
 			dec_puts(c, "...");
 			break;
 		}
-		format_siginfo(c->out, c->xlat_style, &si);
+		format_siginfo(c->out, c->xlat_style, &si, DEC_FDS(c));
 	}
 	dec_puts(c, "]");
 }

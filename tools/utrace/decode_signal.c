@@ -124,7 +124,8 @@ bool d_rt_sigtimedwait(struct dec_ctx *c)
 		siginfo_t si;
 
 		if (dec_read(c, A(1), &si, sizeof(si)))
-			format_siginfo(c->out, c->xlat_style, &si);
+			format_siginfo(c->out, c->xlat_style, &si,
+				       DEC_FDS(c));
 		else
 			dec_ptr(c, A(1));
 	} else {
@@ -146,7 +147,8 @@ static void put_siginfo_at(struct dec_ctx *c, unsigned long addr)
 	if (!addr)
 		dec_puts(c, "NULL");
 	else if (dec_read(c, addr, &si, sizeof(si)))
-		format_siginfo(c->out, c->xlat_style, &si);
+		format_siginfo(c->out, c->xlat_style, &si,
+				       DEC_FDS(c));
 	else
 		dec_ptr(c, addr);
 }

@@ -297,9 +297,16 @@ static void parse_syscall_set(const char *val, bool *set, const char *what)
 			regex_t re;
 			bool any = false;
 
-			if (regcomp(&re, tok + 1, REG_EXTENDED | REG_NOSUB))
-				die("invalid regular expression '%s' in %s",
-				    tok + 1, what);
+			int err = regcomp(&re, tok + 1,
+					  REG_EXTENDED | REG_NOSUB);
+
+			if (err) {
+				char msg[256];
+
+				regerror(err, &re, msg, sizeof(msg));
+				/* strace's words, and no "Try" line. */
+				die_plain("regcomp: %s: %s", tok + 1, msg);
+			}
 			for (i = 0; i < NR_MAX; i++) {
 				const char *n = sys_name(i);
 
@@ -310,14 +317,12 @@ static void parse_syscall_set(const char *val, bool *set, const char *what)
 			}
 			regfree(&re);
 			if (!any && !optional)
-				die("no system call matches '%s' in %s",
-				    tok + 1, what);
+				die_plain("invalid system call '%s'", tok);
 		} else if (*tok == '%' || sys_number(tok) < 0) {
 			const char *cls = *tok == '%' ? tok + 1 : tok;
 
 			if (!sys_class(cls, tmp) && !optional)
-				die("invalid system call '%s' in %s", tok,
-				    what);
+				die_plain("invalid system call '%s'", tok);
 		} else {
 			nr = sys_number(tok);
 			tmp[nr] = true;

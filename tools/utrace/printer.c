@@ -949,6 +949,8 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 		    struct utrace_engine *e)
 {
 	enum utrace_signal_action sa = utrace_signal_action(action);
+	struct fd_view fds = { t->sockets, t->tid, t->p->s.decode_fds,
+			       t->p->s.hexstr };
 	struct sbuf b = { 0 };
 
 	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER || !info ||
@@ -971,7 +973,7 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 		{
 			struct sbuf si = { 0 };
 
-			format_siginfo(&si, t->p->s.xlat_style, info);
+			format_siginfo(&si, t->p->s.xlat_style, info, &fds);
 			sb_json_str(&b, si.p, si.len);
 			sb_free(&si);
 		}
@@ -979,7 +981,7 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 		return;
 	}
 	sb_printf(&b, "--- %s ", signame(info->si_signo));
-	format_siginfo(&b, t->p->s.xlat_style, info);
+	format_siginfo(&b, t->p->s.xlat_style, info, &fds);
 	sb_puts(&b, " ---");
 	event_line(t, b.p);
 	sb_free(&b);
