@@ -893,6 +893,8 @@ static long do_attach(struct preq *r, struct pe_thread *q, bool seize)
 
 			stop_event(&s, q, PTRACE_EVENT_STOP,
 				   q->stop_sig ? q->stop_sig : SIGSTOP, 0);
+			/* A group stop: a restart but LISTEN lets it run. */
+			s.kind = PK_GROUP;
 			utrace_control(q->e, UTRACE_STOP);
 			publish(q, &s);
 		}
