@@ -1638,6 +1638,27 @@ static uint32_t pe_exitev(uint32_t action, struct utrace_engine *e,
 	return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 }
 
+/*
+ * A traced thread's death for its tracer: its real parent (the tracer
+ * itself) reaps it with a real wait, or the emulation hands its tracer
+ * the wait status.
+ */
+static void tracee_gone(struct pe_thread *q, int status, bool real_wait)
+{
+	struct pe_stop s;
+
+	if (real_wait) {
+		q->real_child = true;
+		q->waitable = false;
+		wake_waiters(q->pe, q->tracer_tgid, false);
+		return;
+	}
+	memset(&s, 0, sizeof(s));
+	s.kind = PK_DEATH;
+	s.status = status;
+	publish(q, &s);
+}
+
 static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
 {
 	struct pe_thread *p = utrace_engine_data(e);
@@ -1680,19 +1701,7 @@ static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
 	} else if (p->tracer) {
 		p->stopped = false;
 		p->npend = 0;
-		if (group_dead && p->parent_is_tracer) {
-			/* Its real parent reaps it with a real wait. */
-			p->real_child = true;
-			p->waitable = false;
-			wake_waiters(pe, p->tracer_tgid, false);
-		} else {
-			struct pe_stop s;
-
-			memset(&s, 0, sizeof(s));
-			s.kind = PK_DEATH;
-			s.status = status;
-			publish(p, &s);
-		}
+		tracee_gone(p, status, group_dead && p->parent_is_tracer);
 	}
 	/* The process is gone: a leader that died before it is reported. */
 	for (struct pe_thread *q = pe->threads, *next; group_dead && q;
@@ -1701,19 +1710,8 @@ static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
 		if (q == p || q->tgid != p->tgid || !q->leader_wait)
 			continue;
 		q->leader_wait = false;
-		if (!q->tracer)
-			continue;
-		if (q->parent_is_tracer) {
-			q->real_child = true;
-			wake_waiters(pe, q->tracer_tgid, false);
-		} else {
-			struct pe_stop s;
-
-			memset(&s, 0, sizeof(s));
-			s.kind = PK_DEATH;
-			s.status = status;
-			publish(q, &s);
-		}
+		if (q->tracer)
+			tracee_gone(q, status, q->parent_is_tracer);
 	}
 	/* A real parent blocked in a wait we hold may reap it now. */
 	if (ppid > 0 && ppid != p->tracer_tgid)

@@ -138,6 +138,7 @@ void usage(FILE *f);
 double now_mono(void);
 
 pid_t read_tgid(pid_t tid);
+pid_t status_field(pid_t tid, const char *key, pid_t dflt);
 /*
  * utrace -p PID on a process the serving tracer tracer_pid traces: join
  * it and print with p (NULL: -c) from its records until the process ends

@@ -383,27 +383,6 @@ static int follow(struct cli *cli, pid_t pid)
 
 /* -- Attaching to running processes --------------------------------------- */
 
-/* A field of /proc/TID/status ("Tgid:", "TracerPid:"), or dflt. */
-static pid_t status_field(pid_t tid, const char *key, pid_t dflt)
-{
-	char path[64], line[128];
-	size_t kl = strlen(key);
-	pid_t v = dflt;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return dflt;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl)) {
-			v = (pid_t)atoi(line + kl);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 /*
  * -p PID: as strace, only that thread; with -f every thread of its
  * process, PID first.  Returns the number of threads attached or -errno.

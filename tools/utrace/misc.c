@@ -17,22 +17,31 @@ double now_mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The process a thread belongs to, from /proc/TID/status. */
-pid_t read_tgid(pid_t tid)
+/* A field of /proc/TID/status ("Tgid:", "TracerPid:"), or dflt. */
+pid_t status_field(pid_t tid, const char *key, pid_t dflt)
 {
 	char path[64], line[128];
-	pid_t tgid = tid;
+	size_t kl = strlen(key);
+	pid_t v = dflt;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	f = fopen(path, "re");
 	if (!f)
-		return tid;
+		return dflt;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Tgid:", 5)) {
-			tgid = (pid_t)atoi(line + 5);
+		if (!strncmp(line, key, kl)) {
+			v = (pid_t)atoi(line + kl);
 			break;
 		}
 	fclose(f);
+	return v;
+}
+
+/* The process a thread belongs to, from /proc/TID/status. */
+pid_t read_tgid(pid_t tid)
+{
+	pid_t tgid = status_field(tid, "Tgid:", tid);
+
 	return tgid > 0 ? tgid : tid;
 }
