@@ -1109,27 +1109,17 @@ static long wait_report(struct pe_thread *p, const struct pwait *w,
 		}
 		if (w->info)
 			err = put(p, w->info, &si, sizeof(si));
-		if (!err && w->rusage) {
-			struct rusage ru;
+	} else if (w->status) {
+		err = put(p, w->status, &st, sizeof(st));
+	}
+	if (!err && w->rusage) {
+		struct rusage ru;
 
-			if (q->cur.kind == PK_DEATH)
-				ru = q->death_ru;
-			else
-				proc_rusage(q->tgid, &ru);
-			err = put(p, w->rusage, &ru, sizeof(ru));
-		}
-	} else {
-		if (w->status)
-			err = put(p, w->status, &st, sizeof(st));
-		if (!err && w->rusage) {
-			struct rusage ru;
-
-			if (q->cur.kind == PK_DEATH)
-				ru = q->death_ru;
-			else
-				proc_rusage(q->tgid, &ru);
-			err = put(p, w->rusage, &ru, sizeof(ru));
-		}
+		if (q->cur.kind == PK_DEATH)
+			ru = q->death_ru;
+		else
+			proc_rusage(q->tgid, &ru);
+		err = put(p, w->rusage, &ru, sizeof(ru));
 	}
 	if (err)
 		return err;
