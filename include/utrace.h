@@ -304,6 +304,26 @@ ssize_t utrace_queue_mem_readv(struct utrace_queue *q, pid_t tid,
 			       const struct utrace_iov *iov, size_t n);
 ssize_t utrace_queue_mem_writev(struct utrace_queue *q, pid_t tid,
 				const struct utrace_iov *iov, size_t n);
+/*
+ * Register sets other than the general ones (NT_PRFPREG, NT_X86_XSTATE)
+ * and the x86 debug registers DR0-DR3, DR6, DR7, of a thread this queue
+ * holds (as utrace_regset_get/set, utrace_debugreg_get/set).
+ */
+ssize_t utrace_queue_regset_get(struct utrace_queue *q, pid_t tid,
+				unsigned int type, void *buf, size_t len);
+ssize_t utrace_queue_regset_set(struct utrace_queue *q, pid_t tid,
+				unsigned int type, const void *buf,
+				size_t len);
+int utrace_queue_debugreg_get(struct utrace_queue *q, pid_t tid, int n,
+			      uint64_t *value);
+int utrace_queue_debugreg_set(struct utrace_queue *q, pid_t tid, int n,
+			      uint64_t value);
+/*
+ * Let one thread that utrace_queue_stop holds go (UTRACE_RESUME or
+ * UTRACE_SINGLESTEP); the process's other threads stay stopped.
+ */
+int utrace_queue_resume_thread(struct utrace_queue *q, pid_t tid,
+			       uint32_t action);
 /* -- ptrace as an engine (beyond the kernel API) ------------------------- */
 
 int utrace_emulate_ptrace(struct utrace_tracer *t, pid_t tid);

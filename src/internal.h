@@ -316,6 +316,13 @@ int utrace__rq_regs(struct utrace__conn *c, pid_t tid,
 		    const struct user_regs_struct *in);
 ssize_t utrace__rq_memv(struct utrace__conn *c, pid_t tid,
 			const struct utrace_iov *iov, size_t n, bool write);
+ssize_t utrace__rq_regset(struct utrace__conn *c, pid_t tid,
+			  unsigned int type, void *buf, size_t len,
+			  bool write);
+int utrace__rq_debugreg(struct utrace__conn *c, pid_t tid, int n,
+			uint64_t *value, bool write);
+int utrace__rq_resume_thread(struct utrace__conn *c, pid_t tid,
+			     uint32_t action);
 int utrace__rq_next(struct utrace__conn *c, struct utrace_event *ev,
 		    int timeout_ms);
 int utrace__rq_fd(struct utrace__conn *c);

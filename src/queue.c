@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <elf.h>
 #include <linux/sched.h>
 
 #include "internal.h"
@@ -61,6 +62,12 @@ struct qthread {
 	long *nrs;			/* syscall set, NULL: all */
 	size_t nnrs;
 	bool quiesce;			/* QUIESCE added to carry out a reply */
+	/*
+	 * UTRACE_SINGLESTEP or UTRACE_BLOCKSTEP: the queue asked for a step
+	 * (a reply, utrace_queue_resume_thread) and votes it until the step's
+	 * trap is reported (q_quiesce); 0: no step.
+	 */
+	int stepping;
 	/* holds */
 	uint64_t held_id;		/* held event waiting for a reply */
 	unsigned long held_type;
@@ -203,7 +210,7 @@ static unsigned long qt_mask(const struct qthread *qt)
 {
 	unsigned long m = qt->events | UTRACE_EVENT(REAP);
 
-	if (qt->quiesce)
+	if (qt->quiesce || qt->stepping)
 		m |= UTRACE_EVENT(QUIESCE);
 	return m;
 }
@@ -225,6 +232,22 @@ static void qt_set_quiesce(struct qthread *qt, bool on)
 static bool qt_holding(const struct qthread *qt)
 {
 	return !qt->dead && (qt->held_id || qt->allstop || qt->bp);
+}
+
+/* The vote of a callback that carries out no reply. */
+static int qt_vote(const struct qthread *qt)
+{
+	if (qt_holding(qt))
+		return UTRACE_STOP;
+	return qt->stepping ? qt->stepping : UTRACE_RESUME;
+}
+
+static void qt_set_stepping(struct qthread *qt, int step)
+{
+	if (qt->stepping == step)
+		return;
+	qt->stepping = step;
+	utrace_set_events(qt->e, qt_mask(qt));
 }
 
 static void dead_id(struct utrace_queue *q, uint64_t id)
@@ -408,7 +431,7 @@ static int record(struct qthread *qt, struct qrec *r, bool can_hold)
 		qt->bp = true;
 	if (held)
 		qt->held_id = id;
-	return qt_holding(qt) ? UTRACE_STOP : UTRACE_RESUME;
+	return qt_vote(qt);
 }
 
 static uint32_t pass_on(uint32_t action, int vote)
@@ -440,6 +463,9 @@ static void settle_now(struct utrace_tracer *t)
 
 static void apply_resume(struct qthread *qt, int resume)
 {
+	if (resume != UTRACE_STOP && resume != UTRACE_DETACH)
+		qt_set_stepping(qt, resume == UTRACE_SINGLESTEP ||
+				    resume == UTRACE_BLOCKSTEP ? resume : 0);
 	switch (resume) {
 	case UTRACE_STOP:
 		break;
@@ -470,7 +496,8 @@ static void qt_release(struct qthread *qt)
 	if (qt->dead || qt_holding(qt))
 		return;
 	if (!qt->replied) {
-		utrace_control(qt->e, UTRACE_RESUME);
+		/* A step utrace_queue_resume_thread asked for, or none. */
+		apply_resume(qt, qt->stepping ? qt->stepping : UTRACE_RESUME);
 		return;
 	}
 	if (qt->held_type == UTRACE_EVENT(SYSCALL_ENTRY)) {
@@ -503,6 +530,8 @@ static uint32_t reply_vote(struct qthread *qt, uint32_t bits)
 		qt_forget(qt);
 		return bits | UTRACE_RESUME;
 	}
+	qt_set_stepping(qt, resume == UTRACE_SINGLESTEP ||
+			    resume == UTRACE_BLOCKSTEP ? resume : 0);
 	if (qt_holding(qt))
 		resume = UTRACE_STOP;
 	return bits | (uint32_t)resume;
@@ -529,11 +558,10 @@ static uint32_t q_syscall_entry(uint32_t action, struct utrace_engine *e)
 			return reply_vote(qt, rp->action & UTRACE_SYSCALL_MASK);
 		}
 		return pass_on(action & ~(uint32_t)UTRACE_SYSCALL_RESUMED,
-			       qt_holding(qt) ? UTRACE_STOP : UTRACE_RESUME);
+			       qt_vote(qt));
 	}
 	if (!(qt->events & UTRACE_EVENT(SYSCALL_ENTRY)))
-		return pass_on(action, qt_holding(qt) ? UTRACE_STOP :
-						       UTRACE_RESUME);
+		return pass_on(action, qt_vote(qt));
 	ev = rec_begin(qt, UTRACE_EVENT(SYSCALL_ENTRY), &r);
 	if (!ev)
 		return pass_on(action, UTRACE_STOP);	/* never lose it */
@@ -584,7 +612,7 @@ static uint32_t q_signal(uint32_t action, struct utrace_engine *e,
 			*info = qt->reply.info;
 		return reply_vote(qt, qt->reply.action & sigbits);
 	}
-	vote = qt_holding(qt) ? UTRACE_STOP : UTRACE_RESUME;
+	vote = qt_vote(qt);
 	if (!cls || !(qt->events & cls))
 		return pass_on(action, vote);
 	ev = rec_begin(qt, cls, &r);
@@ -646,7 +674,7 @@ static uint32_t q_clone(uint32_t action, struct utrace_engine *e,
 			unsigned long clone_flags, pid_t child)
 {
 	struct qthread *qt = utrace_engine_data(e);
-	int vote = qt_holding(qt) ? UTRACE_STOP : UTRACE_RESUME;
+	int vote = qt_vote(qt);
 
 	if (qt->events & UTRACE_EVENT(CLONE)) {
 		struct qrec *r;
@@ -682,8 +710,7 @@ static uint32_t q_exec(uint32_t action, struct utrace_engine *e,
 	}
 	qt->tgid = utrace_engine_tgid(e);
 	if (!(qt->events & UTRACE_EVENT(EXEC)))
-		return pass_on(action, qt_holding(qt) ? UTRACE_STOP :
-						       UTRACE_RESUME);
+		return pass_on(action, qt_vote(qt));
 	ev = rec_begin(qt, UTRACE_EVENT(EXEC), &r);
 	if (!ev)
 		return pass_on(action, UTRACE_STOP);
@@ -720,15 +747,45 @@ static uint32_t q_jctl(uint32_t action, struct utrace_engine *e, int type,
 	return pass_on(action, record(qt, r, true));
 }
 
+/*
+ * The step the queue asked for is made: its trap (the library's own, never
+ * delivered) is recorded as a SIGNAL record, and held as one.  Replying to
+ * it is replying to a plain event: the resume action is used, the signal
+ * bits are not (there is no signal to deliver).
+ */
+static int step_done(struct qthread *qt, const struct uthread *th)
+{
+	bool held = qt->hold & UTRACE_EVENT(SIGNAL);
+	struct utrace_event *ev;
+	struct qrec *r;
+	int vote;
+
+	qt_set_stepping(qt, 0);
+	if (!(qt->events & UTRACE_EVENT(SIGNAL)))
+		return qt_vote(qt);
+	ev = rec_begin(qt, UTRACE_EVENT(SIGNAL), &r);
+	if (!ev)
+		return UTRACE_STOP;
+	ev->info = th->si;
+	ev->action = UTRACE_SIGNAL_REPORT;
+	vote = record(qt, r, true);
+	if (held)
+		qt->held_type = UTRACE_EVENT(QUIESCE);
+	return vote;
+}
+
 static uint32_t q_quiesce(uint32_t action, struct utrace_engine *e,
 			  unsigned long event)
 {
 	struct qthread *qt = utrace_engine_data(e);
+	const struct uthread *th = e->th;
 
 	/* Only asked for to carry out a reply; the entry pass drops it. */
 	if (!qt->replied)
 		qt_set_quiesce(qt, false);
-	return pass_on(action, qt_holding(qt) ? UTRACE_STOP : UTRACE_RESUME);
+	if (qt->stepping && !event && th && th->stop == STOP_STEP)
+		return pass_on(action, step_done(qt, th));
+	return pass_on(action, qt_vote(qt));
 }
 
 static void qt_died(struct qthread *qt)
@@ -1571,6 +1628,12 @@ struct acc_args {
 	size_t n;
 	bool write;
 	ssize_t ret;
+	/* regset, debugreg */
+	unsigned int type;
+	void *buf;
+	size_t len;
+	int dr;
+	uint64_t *value;
 };
 
 static pid_t tgid_of(pid_t tid)
@@ -1704,6 +1767,161 @@ UTRACE_EXPORT ssize_t utrace_queue_mem_writev(struct utrace_queue *q,
 					      size_t n)
 {
 	return memv(q, tid, iov, n, true);
+}
+
+static int do_regset(void *arg)
+{
+	struct acc_args *a = arg;
+	struct qthread *qt;
+	int err = held_thread(a, &qt);
+
+	if (err)
+		return err;
+	a->ret = a->write ? utrace_regset_set(qt->e, a->type, a->buf, a->len) :
+			    utrace_regset_get(qt->e, a->type, a->buf, a->len);
+	return 0;
+}
+
+static ssize_t regset(struct utrace_queue *q, pid_t tid, unsigned int type,
+		      void *buf, size_t len, bool write)
+{
+	struct acc_args a = { .q = q, .tid = tid, .type = type, .buf = buf,
+			      .len = len, .write = write };
+	int err;
+
+	if (q && q->conn && buf && len)
+		return utrace__rq_regset(q->conn, tid, type, buf, len, write);
+
+	/* The general registers are utrace_queue_regs_*. */
+	if (!q || tid <= 0 || !buf || !len || type == NT_PRSTATUS)
+		return -EINVAL;
+	err = utrace__call(q->t, do_regset, &a);
+	return err ? err : a.ret;
+}
+
+/**
+ * utrace_queue_regset_get - utrace_regset_get on a thread the queue holds
+ * Returns the bytes filled, -EBUSY (not held by this queue), -ESRCH,
+ * -EINVAL.  See utrace_queue_regset_get(3).
+ */
+UTRACE_EXPORT ssize_t utrace_queue_regset_get(struct utrace_queue *q,
+					      pid_t tid, unsigned int type,
+					      void *buf, size_t len)
+{
+	return regset(q, tid, type, buf, len, false);
+}
+
+/**
+ * utrace_queue_regset_set - utrace_regset_set on a thread the queue holds
+ * Returns the bytes the kernel took, or as utrace_queue_regset_get.
+ */
+UTRACE_EXPORT ssize_t utrace_queue_regset_set(struct utrace_queue *q,
+					      pid_t tid, unsigned int type,
+					      const void *buf, size_t len)
+{
+	return regset(q, tid, type, (void *)buf, len, true);
+}
+
+static bool dr_valid(int n)
+{
+	return (n >= 0 && n <= 3) || n == 6 || n == 7;
+}
+
+static int do_debugreg(void *arg)
+{
+	struct acc_args *a = arg;
+	struct qthread *qt;
+	int err = held_thread(a, &qt);
+
+	if (err)
+		return err;
+	return a->write ? utrace_debugreg_set(qt->e, a->dr, *a->value) :
+			  utrace_debugreg_get(qt->e, a->dr, a->value);
+}
+
+/**
+ * utrace_queue_debugreg_get - utrace_debugreg_get on a thread the queue holds
+ * Returns 0, -EBUSY, -ESRCH, -EINVAL.  See utrace_queue_debugreg_get(3).
+ */
+UTRACE_EXPORT int utrace_queue_debugreg_get(struct utrace_queue *q, pid_t tid,
+					    int n, uint64_t *value)
+{
+	struct acc_args a = { .q = q, .tid = tid, .dr = n, .value = value };
+
+	if (q && q->conn && value && dr_valid(n))
+		return utrace__rq_debugreg(q->conn, tid, n, value, false);
+	if (!q || tid <= 0 || !value || !dr_valid(n))
+		return -EINVAL;
+	return utrace__call(q->t, do_debugreg, &a);
+}
+
+/**
+ * utrace_queue_debugreg_set - utrace_debugreg_set on a thread the queue holds
+ * Returns 0, -EBUSY, -ESRCH, -EINVAL (also a value the kernel refuses).
+ */
+UTRACE_EXPORT int utrace_queue_debugreg_set(struct utrace_queue *q, pid_t tid,
+					    int n, uint64_t value)
+{
+	struct acc_args a = { .q = q, .tid = tid, .dr = n, .value = &value,
+			      .write = true };
+
+	if (q && q->conn && dr_valid(n))
+		return utrace__rq_debugreg(q->conn, tid, n, &value, true);
+	if (!q || tid <= 0 || !dr_valid(n))
+		return -EINVAL;
+	return utrace__call(q->t, do_debugreg, &a);
+}
+
+struct rthread_args {
+	struct utrace_queue *q;
+	pid_t tid;
+	int action;
+};
+
+static int do_resume_thread(void *arg)
+{
+	struct rthread_args *a = arg;
+	struct qthread *qt = qt_find(a->q, a->tid);
+
+	if (qt && qt->dead)
+		return -ESRCH;
+	if (!qt)
+		return alive(a->tid) ? -ENOENT : -ESRCH;
+	/* Only a thread the stop has stopped (its type-0 record made). */
+	if (!qt->allstop || !qt->allstop_seen)
+		return -ENOENT;
+	qt->allstop = qt->allstop_seen = false;
+	/*
+	 * Voted when nothing else holds it (qt_release); a reply waiting for
+	 * the stop to end is carried out instead, with its own action.
+	 */
+	qt_set_stepping(qt, a->action == UTRACE_SINGLESTEP ?
+			    UTRACE_SINGLESTEP : 0);
+	qt_release(qt);
+	return 0;
+}
+
+/**
+ * utrace_queue_resume_thread - let one thread an all-stop holds go
+ * @action: UTRACE_RESUME or UTRACE_SINGLESTEP
+ * Returns 0, -ENOENT (not held by this queue's utrace_queue_stop), -ESRCH,
+ * -EINVAL.  See utrace_queue_resume_thread(3).
+ */
+UTRACE_EXPORT int utrace_queue_resume_thread(struct utrace_queue *q,
+					     pid_t tid, uint32_t action)
+{
+	struct rthread_args a = { q, tid, (int)action };
+	int err;
+
+	if (q && q->conn && (action == UTRACE_RESUME ||
+			     action == UTRACE_SINGLESTEP))
+		return utrace__rq_resume_thread(q->conn, tid, action);
+	if (!q || tid <= 0 ||
+	    (action != UTRACE_RESUME && action != UTRACE_SINGLESTEP))
+		return -EINVAL;
+	err = utrace__call(q->t, do_resume_thread, &a);
+	settle_now(q->t);
+	return err;
 }
 
 /* -- The queue ----------------------------------------------------------- */

@@ -452,6 +452,59 @@ int utrace__rq_regs(struct utrace__conn *c, pid_t tid,
 	return ret;
 }
 
+/*
+ * A register set is far below the message size; a longer buffer is cut to
+ * W_REGSET_MAX, as the kernel cuts one longer than the set.
+ */
+ssize_t utrace__rq_regset(struct utrace__conn *c, pid_t tid,
+			  unsigned int type, void *buf, size_t len,
+			  bool write)
+{
+	struct w_regset w = { tid, type, 0, 0 };
+	size_t got = 0;
+	int64_t ret;
+
+	if (len > W_REGSET_MAX)
+		len = W_REGSET_MAX;
+	w.len = (uint32_t)len;
+	if (write)
+		return (ssize_t)call(c, W_REGSET_SET, &w, sizeof(w), buf, len,
+				     NULL, 0, NULL);
+	ret = call(c, W_REGSET_GET, &w, sizeof(w), NULL, 0, buf, len, &got);
+	if (ret > 0 && (size_t)ret != got)
+		return -EPROTO;
+	return (ssize_t)ret;
+}
+
+int utrace__rq_debugreg(struct utrace__conn *c, pid_t tid, int n,
+			uint64_t *value, bool write)
+{
+	struct w_debugreg w = { tid, n, write ? *value : 0 };
+	uint64_t v = 0;
+	size_t got = 0;
+	int ret;
+
+	if (write)
+		return (int)call(c, W_DEBUGREG_SET, &w, sizeof(w), NULL, 0,
+				 NULL, 0, NULL);
+	ret = (int)call(c, W_DEBUGREG_GET, &w, sizeof(w), NULL, 0, &v,
+			sizeof(v), &got);
+	if (ret == 0 && got != sizeof(v))
+		return -EPROTO;
+	if (ret == 0)
+		*value = v;
+	return ret;
+}
+
+int utrace__rq_resume_thread(struct utrace__conn *c, pid_t tid,
+			     uint32_t action)
+{
+	struct w_rthread w = { tid, action };
+
+	return (int)call(c, W_RESUME_THREAD, &w, sizeof(w), NULL, 0, NULL, 0,
+			 NULL);
+}
+
 /* One request: at most W_IOV_MAX ranges and W_CHUNK bytes. */
 static ssize_t memv_one(struct utrace__conn *c, pid_t tid,
 			const struct utrace_iov *iov, size_t n, bool write)

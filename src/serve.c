@@ -552,6 +552,32 @@ static int req_memv(struct sconn *c, uint32_t seq, const uint8_t *body,
 	return err;
 }
 
+static int req_regset(struct sconn *c, uint32_t seq, const uint8_t *body,
+		      size_t len, bool write)
+{
+	const struct w_regset *w = (const void *)body;
+	uint8_t *data;
+	ssize_t r;
+	int err;
+
+	if (len < sizeof(*w) || w->zero || !w->len || w->len > W_REGSET_MAX ||
+	    len != sizeof(*w) + (write ? w->len : 0))
+		return -EPROTO;
+	if (write)
+		return result(c, seq, utrace_queue_regset_set(c->q, w->tid,
+							      w->type,
+							      body + sizeof(*w),
+							      w->len),
+			      NULL, 0);
+	data = malloc(w->len);
+	if (!data)
+		return -ENOMEM;
+	r = utrace_queue_regset_get(c->q, w->tid, w->type, data, w->len);
+	err = result(c, seq, r, data, r > 0 ? (size_t)r : 0);
+	free(data);
+	return err;
+}
+
 /*
  * Carry out one message.  Returns 0, or a negative value to close the
  * connection (malformed, unknown, out of order, out of memory).
@@ -686,6 +712,39 @@ static int handle(struct sconn *c, const struct w_hdr *h, const uint8_t *body,
 	case W_MEM_READV:
 	case W_MEM_WRITEV:
 		return req_memv(c, seq, body, len, h->type == W_MEM_WRITEV);
+	case W_REGSET_GET:
+	case W_REGSET_SET:
+		return req_regset(c, seq, body, len,
+				  h->type == W_REGSET_SET);
+	case W_DEBUGREG_GET: {
+		const struct w_debugreg *w = (const void *)body;
+		uint64_t v = 0;
+		int r;
+
+		if (len != sizeof(*w))
+			return -EPROTO;
+		r = utrace_queue_debugreg_get(c->q, w->tid, w->n, &v);
+		return result(c, seq, r, &v, r ? 0 : sizeof(v));
+	}
+	case W_DEBUGREG_SET: {
+		const struct w_debugreg *w = (const void *)body;
+
+		if (len != sizeof(*w))
+			return -EPROTO;
+		return result(c, seq, utrace_queue_debugreg_set(c->q, w->tid,
+								w->n,
+								w->value),
+			      NULL, 0);
+	}
+	case W_RESUME_THREAD: {
+		const struct w_rthread *w = (const void *)body;
+
+		if (len != sizeof(*w))
+			return -EPROTO;
+		return result(c, seq, utrace_queue_resume_thread(c->q, w->tid,
+								 w->action),
+			      NULL, 0);
+	}
 	default:
 		return -EPROTO;
 	}

@@ -31,6 +31,11 @@ enum {
 	W_REGS_SET,
 	W_MEM_READV,
 	W_MEM_WRITEV,
+	W_REGSET_GET,		/* added in 0.3: a server before them closes */
+	W_REGSET_SET,
+	W_DEBUGREG_GET,
+	W_DEBUGREG_SET,
+	W_RESUME_THREAD,
 	W_TYPE_MAX
 };
 
@@ -95,6 +100,27 @@ struct w_memv {
 
 struct w_range {
 	uint64_t addr, len;
+};
+
+#define W_REGSET_MAX	65536	/* bytes of one register set */
+
+struct w_regset {
+	int32_t tid;
+	uint32_t type;		/* NT_* */
+	uint32_t len;		/* at most W_REGSET_MAX */
+	uint32_t zero;
+	/* then len bytes for REGSET_SET */
+};
+
+struct w_debugreg {
+	int32_t tid;
+	int32_t n;		/* 0-3, 6, 7 */
+	uint64_t value;		/* DEBUGREG_SET; ignored by DEBUGREG_GET */
+};
+
+struct w_rthread {
+	int32_t tid;
+	uint32_t action;	/* UTRACE_RESUME or UTRACE_SINGLESTEP */
 };
 
 struct w_event {
