@@ -240,6 +240,7 @@ struct utrace_queue;
 
 #define UTRACE_WATCH_PROCESS	0x0001	/* every thread of tid's process, now and later */
 #define UTRACE_WATCH_CHILDREN	0x0002	/* and every process it forks, recursively */
+#define UTRACE_WATCH_FIRST	0x0004	/* the queue's engines go before the others */
 
 struct utrace_event {
 	size_t size;			/* caller sets sizeof(struct utrace_event) */

@@ -56,6 +56,36 @@ struct utrace_engine *utrace__engine_new(struct uthread *th,
 	return e;
 }
 
+/*
+ * UTRACE__ATTACH_FIRST: move a new engine from the end of the list to its
+ * head.  One attached during a pass waits in th->ahead and goes to the head
+ * when it joins (report.c, splice_attaching), so no pass ever sees the
+ * list change under it.
+ */
+static void engine_first(struct utrace_engine *e)
+{
+	struct uthread *th = e->th;
+
+	e->first = true;
+	for (struct utrace_engine *a = th->ahead; a; a = a->next)
+		if (a == e)
+			return;
+	if (th->head == e)
+		return;
+	/* Off the tail (never the head here: head != e) ... */
+	e->prev->next = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else
+		th->tail = e->prev;
+	/* ... and in front. */
+	e->prev = NULL;
+	e->next = th->head;
+	th->head->prev = e;
+	th->head = e;
+	th->sys_dirty = true;
+}
+
 void utrace__engine_unlink(struct utrace_engine *e)
 {
 	struct uthread *th = e->th;
@@ -219,6 +249,8 @@ static int do_attach(void *arg)
 		utrace__settle_later(th);	/* detaches an empty thread */
 		return -ENOMEM;
 	}
+	if (a->flags & UTRACE__ATTACH_FIRST)
+		engine_first(e);
 	*a->engine = e;
 	return 0;
 }
@@ -238,6 +270,16 @@ UTRACE_EXPORT int utrace_attach(struct utrace_tracer *t, pid_t tid, int flags,
 	if (flags & ~(UTRACE_ATTACH_MATCH_MASK | UTRACE_ATTACH_CREATE |
 		      UTRACE_ATTACH_EXCLUSIVE))
 		return -EINVAL;
+	return utrace__call(t, do_attach, &a);
+}
+
+/* utrace_attach, and UTRACE__ATTACH_FIRST for the library's own use. */
+int utrace__attach(struct utrace_tracer *t, pid_t tid, int flags,
+		   const struct utrace_engine_ops *ops, void *data,
+		   struct utrace_engine **engine)
+{
+	struct attach_args a = { t, tid, flags, ops, data, engine };
+
 	return utrace__call(t, do_attach, &a);
 }
 

@@ -40,7 +40,14 @@ struct utrace_engine {
 	struct uthread *th;		/* NULL once unlinked */
 	struct utrace_engine *prev, *next;
 	uint64_t *sysset;		/* NULL: every syscall */
+	bool first;			/* linked before the others (loop thread) */
 };
+
+/*
+ * utrace__attach flag: the new engine goes before every engine attached to
+ * the thread so far instead of after them (a queue's UTRACE_WATCH_FIRST).
+ */
+#define UTRACE__ATTACH_FIRST	0x10000
 
 /* Where a stopped thread sits, which decides how it is restarted. */
 enum utrace__stop {
@@ -238,6 +245,9 @@ struct utrace_engine *utrace__engine_new(struct uthread *th,
 					 void *data);
 void utrace__engine_mark_detached(struct utrace_engine *e);
 void utrace__engine_unlink(struct utrace_engine *e);
+int utrace__attach(struct utrace_tracer *t, pid_t tid, int flags,
+		   const struct utrace_engine_ops *ops, void *data,
+		   struct utrace_engine **engine);
 bool utrace__engine_wants_nr(const struct utrace_engine *e, long nr);
 
 /* report.c: reporting passes (pure logic: callbacks, no ptrace) */

@@ -44,6 +44,9 @@
 			 UTRACE_EVENT_SYSCALL | UTRACE_EVENT_SIGNAL_ALL | \
 			 UTRACE_EVENT(JCTL))
 #define Q_FREE_KEEP	1024	/* spare records kept for reuse */
+/* What utrace__follow takes of a watch's flags. */
+#define Q_FOLLOW	(UTRACE_WATCH_PROCESS | UTRACE_WATCH_CHILDREN)
+#define Q_WATCH_FLAGS	(Q_FOLLOW | UTRACE_WATCH_FIRST)
 
 struct qrec {
 	struct qrec *next;
@@ -218,7 +221,8 @@ static unsigned long qt_mask(const struct qthread *qt)
 /* Follow the thread's new threads and children as its watch says. */
 static void qt_follow(struct qthread *qt)
 {
-	utrace__follow(qt->q->t, qt->tid, qt->flags, q_follow, qt->q, false);
+	utrace__follow(qt->q->t, qt->tid, qt->flags & Q_FOLLOW, q_follow, qt->q,
+		       false);
 }
 
 static void qt_set_quiesce(struct qthread *qt, bool on)
@@ -319,8 +323,9 @@ static int qt_attach(struct qthread *qt)
 	struct utrace_queue *q = qt->q;
 	int err;
 
-	err = utrace_attach(q->t, qt->tid, UTRACE_ATTACH_CREATE, &q_ops, qt,
-			    &qt->e);
+	err = utrace__attach(q->t, qt->tid, UTRACE_ATTACH_CREATE |
+			     (qt->flags & UTRACE_WATCH_FIRST ?
+			      UTRACE__ATTACH_FIRST : 0), &q_ops, qt, &qt->e);
 	if (err)
 		return err;
 	qt->tgid = utrace_engine_tgid(qt->e);
@@ -329,9 +334,9 @@ static int qt_attach(struct qthread *qt)
 		err = utrace_set_events(qt->e, qt_mask(qt));
 	if (!err && qt->nrs)
 		err = utrace_set_syscalls(qt->e, qt->nrs, qt->nnrs);
-	if (!err && qt->flags)
-		err = utrace__follow(q->t, qt->tid, qt->flags, q_follow, q,
-				     false);
+	if (!err && (qt->flags & Q_FOLLOW))
+		err = utrace__follow(q->t, qt->tid, qt->flags & Q_FOLLOW,
+				     q_follow, q, false);
 	if (err) {
 		if (qt_find(q, qt->tid) == qt) {
 			qt_unhash(q, qt);
@@ -1228,7 +1233,7 @@ static int do_watch(void *arg)
 		return 0;
 	/* Every other thread of the process (q_follow, parent 0). */
 	q->watching = a;
-	utrace__follow(q->t, a->tid, a->flags, q_follow, q, true);
+	utrace__follow(q->t, a->tid, a->flags & Q_FOLLOW, q_follow, q, true);
 	q->watching = NULL;
 	/* Watching again: what the watch covers takes the masks. */
 	root = qt_find(q, a->tid);
@@ -1254,7 +1259,7 @@ UTRACE_EXPORT int utrace_queue_watch(struct utrace_queue *q, pid_t tid,
 
 	if (!q || tid <= 0)
 		return -EINVAL;
-	if (flags & ~(unsigned)(UTRACE_WATCH_PROCESS | UTRACE_WATCH_CHILDREN))
+	if (flags & ~(unsigned)Q_WATCH_FLAGS)
 		return -EINVAL;
 	if ((events & ~Q_RECORDABLE) || (hold & ~events) ||
 	    (hold & UTRACE_EVENT(DEATH)))
@@ -1314,8 +1319,8 @@ UTRACE_EXPORT int utrace_queue_unwatch(struct utrace_queue *q, pid_t tid,
 	if (q && q->conn)
 		return utrace__rq_unwatch(q->conn, tid, flags);
 
-	if (!q || tid <= 0 ||
-	    (flags & ~(unsigned)(UTRACE_WATCH_PROCESS | UTRACE_WATCH_CHILDREN)))
+	/* UTRACE_WATCH_FIRST says nothing here: taken, and not used. */
+	if (!q || tid <= 0 || (flags & ~(unsigned)Q_WATCH_FLAGS))
 		return -EINVAL;
 	err = utrace__call(q->t, do_unwatch, &a);
 	settle_now(q->t);

@@ -274,13 +274,27 @@ static void reap_pass(struct uthread *th)
 	}
 }
 
-/* Engines attached while no pass ran join now, in attach order. */
+/*
+ * Engines attached while a pass ran join now, in attach order: at the end,
+ * or at the head for UTRACE__ATTACH_FIRST ones (the last of them first).
+ */
 static void splice_attaching(struct uthread *th)
 {
 	struct utrace_engine *e;
 
 	while ((e = th->ahead)) {
 		th->ahead = e->next;
+		th->sys_dirty = true;
+		if (e->first) {
+			e->prev = NULL;
+			e->next = th->head;
+			if (th->head)
+				th->head->prev = e;
+			else
+				th->tail = e;
+			th->head = e;
+			continue;
+		}
 		e->next = NULL;
 		e->prev = th->tail;
 		if (th->tail)

@@ -17,8 +17,77 @@
 #include <sys/wait.h>
 #include "tlib.h"
 
+/*
+ * A spy engine in the tracer, attached (and following new threads) before
+ * the queue watches: what an engine such as the printer sees of SIGUSR1 in
+ * each report_signal pass.  @logged: the passes a printer logs (it skips
+ * UTRACE_SIGNAL_REPORT and HANDLER passes and held ones).
+ */
+struct spy {
+	int calls, hold, deliver, ign, report, logged;
+	struct utrace_tracer *t;	/* where new threads are */
+};
+
+static uint32_t spy_signal(uint32_t action, struct utrace_engine *e,
+			   siginfo_t *info)
+{
+	struct spy *sp = utrace_engine_data(e);
+	enum utrace_signal_action sa = utrace_signal_action(action);
+
+	if (!info || info->si_signo != SIGUSR1)
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+	sp->calls++;
+	if (action & UTRACE_SIGNAL_HOLD)
+		sp->hold++;
+	else if (sa == UTRACE_SIGNAL_DELIVER || sa == UTRACE_SIGNAL_TERM)
+		sp->deliver++;
+	else if (sa == UTRACE_SIGNAL_IGN)
+		sp->ign++;
+	else if (sa == UTRACE_SIGNAL_REPORT)
+		sp->report++;
+	if (sa != UTRACE_SIGNAL_REPORT && sa != UTRACE_SIGNAL_HANDLER &&
+	    !(action & UTRACE_SIGNAL_HOLD))
+		sp->logged++;
+	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+}
+
+static const struct utrace_engine_ops spy_ops = {
+	.report_signal = spy_signal,
+};
+
+static int spy_attach(void *arg, pid_t tid, pid_t tgid, pid_t parent,
+		      unsigned long clone_flags)
+{
+	struct spy *sp = arg;
+	struct utrace_engine *e;
+	int err = utrace_attach(sp->t, tid, UTRACE_ATTACH_CREATE, &spy_ops, sp,
+				&e);
+
+	if (!err) {
+		err = utrace_set_events(e, UTRACE_EVENT_SIGNAL_ALL);
+		utrace_engine_put(e);
+	}
+	return err;
+}
+
+/* The spy on @pid and, before they run, its new threads. */
+static struct utrace_engine *spy_start(struct utrace_tracer *t, pid_t pid,
+				       struct spy *sp)
+{
+	struct utrace_engine *e;
+
+	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_CREATE, &spy_ops, sp,
+			       &e), 0);
+	CHECK_EQ(utrace_set_events(e, UTRACE_EVENT_SIGNAL_ALL), 0);
+	sp->t = t;
+	CHECK(utrace_follow(t, pid, UTRACE_WATCH_PROCESS, spy_attach, sp) >= 0);
+	return e;
+}
+
 struct fx {
 	bool joined;
+	struct spy spy;			/* local; joined: read at the end */
+	struct utrace_engine *spy_e;	/* local */
 	struct utrace_tracer *t;	/* local */
 	struct utrace_queue *q;
 	pid_t pid;			/* the tracee */
@@ -47,6 +116,7 @@ static void fx_start(struct fx *f, bool joined, const char *prog,
 		f->t = t_tracer();
 		CHECK_EQ(utrace_queue_new(f->t, &f->q), 0);
 		CHECK_EQ(t_spawn_opts(f->t, &f->out, NULL, &f->pid, argv), 0);
+		f->spy_e = spy_start(f->t, f->pid, &f->spy);
 		return;
 	}
 	{
@@ -73,7 +143,7 @@ static void fx_start(struct fx *f, bool joined, const char *prog,
 			struct utrace_spawn_opts o = {
 				sizeof(o), NULL, NULL,
 				UTRACE_SPAWN_KILL_ON_EXIT };
-			static const struct utrace_engine_ops none = { 0 };
+			static struct spy sp;
 			struct utrace_tracer *t;
 			struct utrace_engine *e;
 			pid_t pid;
@@ -85,13 +155,13 @@ static void fx_start(struct fx *f, bool joined, const char *prog,
 			close(0);
 			close(1);
 			/* An engine of its own keeps the tracee traced. */
-			CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_CREATE,
-					       &none, NULL, &e), 0);
+			e = spy_start(t, pid, &sp);
 			CHECK_EQ(utrace_tracer_serve(t, UTRACE_SERVE_DEFAULT), 0);
 			CHECK(write(ctl[1], &pid, sizeof(pid)) == sizeof(pid));
 			CHECK_EQ(utrace_run(t), 0);
 			utrace_engine_put(e);
 			utrace_tracer_free(t);
+			CHECK(write(ctl[1], &sp, sizeof(sp)) == sizeof(sp));
 			_exit(0);
 		}
 		close(in[0]);
@@ -134,11 +204,14 @@ static const char *fx_end(struct fx *f)
 
 	utrace_queue_free(f->q);
 	if (!f->joined) {
+		utrace_engine_put(f->spy_e);
 		utrace_tracer_free(f->t);
 	} else {
 		int st;
 
 		close(f->in);
+		CHECK(read(f->ctl, &f->spy, sizeof(f->spy)) ==
+		      sizeof(f->spy));
 		CHECK(waitpid(f->helper, &st, 0) == f->helper);
 		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 		close(f->ctl);
@@ -510,6 +583,261 @@ TEST_T(resume_thread_step_one_of_two_local, 60)
 TEST_T(resume_thread_step_one_of_two_joined, 60)
 {
 	resume_thread(true);
+}
+
+/* -- UTRACE_WATCH_FIRST ---------------------------------------------------- */
+
+/*
+ * sig_prog info: SIGUSR1 (sigqueue, value 42) to its handler, which prints
+ * what it got.  The queue holds it and replies @sa; the spy was attached
+ * before the queue's engine.
+ */
+static void first_signal(bool joined, bool first, uint32_t sa,
+			 struct spy *out, const char **printed)
+{
+	const unsigned long sigs = UTRACE_EVENT_SIGNAL_ALL;
+	struct utrace_event ev;
+	struct fx f;
+	int held = 0;
+
+	fx_start(&f, joined, "sig_prog", "info", NULL, NULL);
+	CHECK_EQ(utrace_queue_watch(f.q, f.pid, first ? UTRACE_WATCH_FIRST : 0,
+				    sigs, UTRACE_EVENT(SIGNAL)), 0);
+	fx_go(&f);
+	while (q_next(f.q, &ev, 20000) == 1) {
+		if (ev.info.si_signo != SIGUSR1) {
+			if (ev.held)
+				reply(f.q, ev.id, UTRACE_RESUME);
+			continue;
+		}
+		CHECK_EQ(ev.type, UTRACE_EVENT(SIGNAL));
+		CHECK(ev.held);
+		/* No engine before ours decided anything. */
+		CHECK_EQ(ev.action, UTRACE_SIGNAL_DELIVER);
+		held++;
+		reply(f.q, ev.id, UTRACE_RESUME | sa);
+	}
+	CHECK_EQ(held, 1);
+	*printed = fx_end(&f);
+	*out = f.spy;
+}
+
+static void watch_first(bool joined)
+{
+	const char *none = "sig 0 code 0 pid 0 uid 0 val 0\n";
+	const char *out;
+	struct spy sp;
+
+	/*
+	 * First, replied UTRACE_SIGNAL_REPORT: the spy sees the hold pass
+	 * (HOLD), then a REPORT pass; a printer logs nothing.
+	 */
+	first_signal(joined, true, UTRACE_SIGNAL_REPORT, &sp, &out);
+	CHECK_STR(out, none);
+	CHECK_EQ(sp.calls, 2);
+	CHECK_EQ(sp.hold, 1);
+	CHECK_EQ(sp.report, 1);
+	CHECK_EQ(sp.logged, 0);
+	/* Replied UTRACE_SIGNAL_IGN: logged once, as ignored. */
+	first_signal(joined, true, UTRACE_SIGNAL_IGN, &sp, &out);
+	CHECK_STR(out, none);
+	CHECK_EQ(sp.calls, 2);
+	CHECK_EQ(sp.hold, 1);
+	CHECK_EQ(sp.ign, 1);
+	CHECK_EQ(sp.logged, 1);
+	/* Replied UTRACE_SIGNAL_DELIVER: logged once, and delivered. */
+	first_signal(joined, true, UTRACE_SIGNAL_DELIVER, &sp, &out);
+	CHECK(!strncmp(out, "sig 10 code -1 ", 15));
+	CHECK_EQ(sp.calls, 2);
+	CHECK_EQ(sp.hold, 1);
+	CHECK_EQ(sp.deliver, 1);
+	CHECK_EQ(sp.logged, 1);
+	/*
+	 * Not first: the engine before the queue's is called before the
+	 * hold, and again when the signal comes back; it cannot tell the
+	 * two apart and sees the disposition, not the reply, both times.
+	 */
+	first_signal(joined, false, UTRACE_SIGNAL_IGN, &sp, &out);
+	CHECK_STR(out, none);
+	CHECK_EQ(sp.calls, 2);
+	CHECK_EQ(sp.hold, 0);
+	CHECK_EQ(sp.deliver, 2);
+	CHECK_EQ(sp.logged, 2);
+}
+
+TEST_T(watch_first_signal_local, 60)
+{
+	watch_first(false);
+}
+
+TEST_T(watch_first_signal_joined, 60)
+{
+	watch_first(true);
+}
+
+/*
+ * A thread the watch takes on later (queue_prog spin 1: its thread is made
+ * after the watch) gets the queue's engine first too: SIGUSR1 (terminates
+ * by default) sent to it, held, replied UTRACE_SIGNAL_REPORT: the spy
+ * there sees the hold, then the REPORT pass; the process lives on.
+ */
+static void first_later_thread(bool joined)
+{
+	struct utrace_event ev;
+	struct fx f;
+	pid_t tids[4], other;
+	int held = 0;
+
+	fx_start(&f, joined, "queue_prog", "spin", "1", "60000");
+	CHECK_EQ(utrace_queue_watch(f.q, f.pid, UTRACE_WATCH_PROCESS |
+				    UTRACE_WATCH_FIRST,
+				    UTRACE_EVENT_SIGNAL_ALL |
+				    UTRACE_EVENT(DEATH),
+				    UTRACE_EVENT_SIGNAL_ALL), 0);
+	fx_go(&f);
+	CHECK(FX_UNTIL(&f, t_tasks(f.pid, tids, 4) == 2, 20000));
+	other = tids[0] == f.pid ? tids[1] : tids[0];
+	CHECK_EQ(syscall(SYS_tgkill, f.pid, other, SIGUSR1), 0);
+	while (!held && q_next(f.q, &ev, 20000) == 1) {
+		if (!ev.held)
+			continue;
+		if (ev.info.si_signo != SIGUSR1) {
+			reply(f.q, ev.id, UTRACE_RESUME);
+			continue;
+		}
+		CHECK_EQ(ev.tid, other);
+		CHECK_EQ(ev.type, UTRACE_EVENT(SIGNAL_TERM));
+		held++;
+		reply(f.q, ev.id, UTRACE_RESUME | UTRACE_SIGNAL_REPORT);
+	}
+	CHECK_EQ(held, 1);
+	/* Not killed by it: both threads are there. */
+	CHECK(FX_UNTIL(&f, t_state(other) == 'R', 10000));
+	CHECK_EQ(t_tasks(f.pid, tids, 4), 2);
+	kill(f.pid, SIGKILL);
+	drain(&f);
+	fx_end(&f);
+	CHECK_EQ(f.spy.calls, 2);
+	CHECK_EQ(f.spy.hold, 1);
+	CHECK_EQ(f.spy.report, 1);
+	CHECK_EQ(f.spy.logged, 0);
+}
+
+TEST_T(watch_first_later_thread_local, 60)
+{
+	first_later_thread(false);
+}
+
+TEST_T(watch_first_later_thread_joined, 60)
+{
+	first_later_thread(true);
+}
+
+/*
+ * The printer of utrace(1): utrace -o LOG runs sig_prog info and serves;
+ * a joiner watches with UTRACE_WATCH_FIRST, holds SIGUSR1 and replies
+ * @sa.  How many "--- SIGUSR1" lines the log gets.
+ */
+static int printer_lines(uint32_t sa)
+{
+	char log[] = "/tmp/utrace-qgdb-XXXXXX", utrace[512], line[512];
+	struct utrace_queue *q = NULL;
+	struct utrace_event ev;
+	int in[2], fd, st, n = 0, held = 0, err = -1;
+	pid_t u, tracee = 0;
+	long dl;
+	FILE *f;
+
+	fd = mkstemp(log);
+	CHECK(fd >= 0);
+	close(fd);
+	snprintf(utrace, sizeof(utrace), "%s/utrace", getenv("O") ?
+		 getenv("O") : "build");
+	CHECK(pipe2(in, O_CLOEXEC) == 0);
+	fflush(NULL);
+	u = fork();
+	CHECK(u >= 0);
+	if (u == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(in[0], 0);
+		dup2(null, 1);
+		execl(utrace, utrace, "-o", log, "/bin/sh", "-c",
+		      "read x; exec \"$0\" \"$@\"", test_prog("sig_prog"),
+		      "info", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	/* Its child, once traced; then its socket, once it serves. */
+	dl = t_now_ms() + 20000;
+	while (t_now_ms() < dl) {
+		char path[64];
+		FILE *c;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", u, u);
+		c = fopen(path, "r");
+		if (c) {
+			if (fscanf(c, "%d", &tracee) != 1)
+				tracee = 0;
+			fclose(c);
+		}
+		if (tracee > 0 && t_tracer_pid_raw(tracee) == u &&
+		    (err = utrace_queue_connect(tracee, &q)) == 0)
+			break;
+		usleep(10000);
+	}
+	CHECK_EQ(err, 0);
+	CHECK_EQ(utrace_queue_watch(q, tracee, UTRACE_WATCH_FIRST,
+				    UTRACE_EVENT_SIGNAL_ALL,
+				    UTRACE_EVENT(SIGNAL)), 0);
+	CHECK(write(in[1], "go\n", 3) == 3);
+	while (q_next(q, &ev, 20000) == 1) {
+		if (!ev.held)
+			continue;
+		if (ev.info.si_signo == SIGUSR1) {
+			held++;
+			reply(q, ev.id, UTRACE_RESUME | sa);
+		} else {
+			reply(q, ev.id, UTRACE_RESUME);
+		}
+	}
+	CHECK_EQ(held, 1);
+	utrace_queue_free(q);
+	close(in[1]);
+	CHECK(waitpid(u, &st, 0) == u);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	f = fopen(log, "r");
+	CHECK(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, "--- SIGUSR1 ") != NULL;
+	fclose(f);
+	unlink(log);
+	return n;
+}
+
+TEST_T(printer_after_first_queue_logs_once, 60)
+{
+	/* Dropped: logged once, when the signal comes back ignored. */
+	CHECK_EQ(printer_lines(UTRACE_SIGNAL_IGN), 1);
+	/* Delivered: once. */
+	CHECK_EQ(printer_lines(UTRACE_SIGNAL_DELIVER), 1);
+	/* The debugger's own (UTRACE_SIGNAL_REPORT): never. */
+	CHECK_EQ(printer_lines(UTRACE_SIGNAL_REPORT), 0);
+}
+
+TEST(watch_first_flags)
+{
+	struct fx f;
+
+	fx_start(&f, false, "queue_prog", "loop", "3", NULL);
+	CHECK_EQ(utrace_queue_watch(f.q, f.pid, 0x8, UTRACE_EVENT(DEATH), 0),
+		 -EINVAL);
+	CHECK_EQ(utrace_queue_watch(f.q, f.pid, UTRACE_WATCH_FIRST,
+				    UTRACE_EVENT(DEATH), 0), 0);
+	CHECK_EQ(utrace_queue_unwatch(f.q, f.pid, UTRACE_WATCH_FIRST), 0);
+	CHECK_EQ(utrace_queue_unwatch(f.q, f.pid, 0x8), -EINVAL);
+	drain(&f);
+	fx_end(&f);
 }
 
 int main(void)
