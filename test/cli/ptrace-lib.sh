@@ -25,19 +25,9 @@ export ASAN_OPTIONS
 TEST_TIMEOUT_SCALE=10
 export TEST_TIMEOUT_SCALE
 
-# Nested in a sanitized build, lib/queue's 200,000-record back-pressure
-# case takes many minutes: there it is a visible skip (it runs nested in
-# the plain build, and un-nested under the sanitizers).
-sanitized=false
-grep -q __asan_init "$U" && sanitized=true
-
 for t in order sig sigcorner syscall stress attach control filter \
 	 filter_equiv sigkill teardown regset events step jctl remote \
 	 spawn tracer queue; do
-	if $sanitized && [ "$t" = queue ]; then
-		echo "ok - lib/$t under utrace -f # SKIP nested under the sanitizers (minutes); runs nested in the plain build"
-		continue
-	fi
 	[ -x "$O/test/lib/$t" ] || { echo "not ok - lib/$t: not built"; continue; }
 	timeout 1200 "$U" -f -o /dev/null "$O/test/lib/$t" >"$tmp" 2>&1
 	rc=$?
