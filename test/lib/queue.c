@@ -1111,7 +1111,7 @@ TEST(error_codes)
 	CHECK_EQ(utrace_queue_fd(NULL), -EINVAL);
 	CHECK_EQ(utrace_queue_watch(q, gone, 0, UTRACE_EVENT(DEATH), 0), -ESRCH);
 	pid = t_spawn(t, NULL, "queue_prog", "calls", NULL);
-	CHECK_EQ(utrace_queue_watch(q, pid, 4, UTRACE_EVENT(DEATH), 0), -EINVAL);
+	CHECK_EQ(utrace_queue_watch(q, pid, 0x80, UTRACE_EVENT(DEATH), 0), -EINVAL);
 	CHECK_EQ(utrace_queue_watch(q, pid, 0, UTRACE_EVENT(QUIESCE), 0), -EINVAL);
 	CHECK_EQ(utrace_queue_watch(q, pid, 0, UTRACE_EVENT(SYSCALL_EXIT),
 				    UTRACE_EVENT(SYSCALL_ENTRY)), -EINVAL);
