@@ -151,6 +151,11 @@ int utrace_dispatch(struct utrace_tracer *t, int timeout_ms);
 int utrace_fd(struct utrace_tracer *t);
 void utrace_break(struct utrace_tracer *t);
 
+/* utrace_tracer_set_options */
+#define UTRACE_TRACER_RUSAGE	0x0001	/* keep each stop's resource usage */
+
+int utrace_tracer_set_options(struct utrace_tracer *t, unsigned options);
+
 /* -- Getting threads ----------------------------------------------------- */
 
 #define UTRACE_SPAWN_KILL_ON_EXIT	0x0001	/* the child dies with the tracer */
@@ -194,6 +199,10 @@ int utrace_syscall_set_nr(struct utrace_engine *e, long nr);
 int utrace_syscall_set_args(struct utrace_engine *e,
 			    const unsigned long args[6]);
 int utrace_syscall_set_return(struct utrace_engine *e, long ret);
+
+/* What wait4(2) said with this stop (needs UTRACE_TRACER_RUSAGE). */
+struct rusage;
+int utrace_stop_rusage(struct utrace_engine *e, struct rusage *ru);
 
 int utrace_regs_get(struct utrace_engine *e, struct user_regs_struct *regs);
 int utrace_regs_set(struct utrace_engine *e,

@@ -116,6 +116,26 @@ UTRACE_EXPORT int utrace_syscall_get(struct utrace_engine *e,
 	return sc ? access_call(&a) : -EINVAL;
 }
 
+static int op_stop_rusage(struct uthread *th, struct acc *a)
+{
+	if (!th->stop_ru_valid)
+		return -ENODATA;
+	memcpy(a->buf, &th->stop_ru, sizeof(th->stop_ru));
+	return 0;
+}
+
+/**
+ * utrace_stop_rusage - the resource usage wait4(2) reported with the
+ * thread's current stop (UTRACE_TRACER_RUSAGE); see utrace_stop_rusage(3)
+ */
+UTRACE_EXPORT int utrace_stop_rusage(struct utrace_engine *e,
+				     struct rusage *ru)
+{
+	struct acc a = { .e = e, .fn = op_stop_rusage, .buf = ru };
+
+	return ru ? access_call(&a) : -EINVAL;
+}
+
 static void args_to_regs(struct uthread *th)
 {
 	th->regs.orig_rax = (unsigned long)th->sc.nr;

@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/resource.h>
 #include <linux/ptrace.h>
 #include "utrace.h"
 
@@ -162,11 +163,16 @@ struct uthread {
 	bool regs_valid, regs_dirty;
 	struct user_regs_struct regs;
 	siginfo_t si;
+	/* wait4's usage with the status of this stop (UTRACE_TRACER_RUSAGE) */
+	bool stop_ru_valid;
+	struct rusage stop_ru;
 };
 
 struct utrace__status {
 	pid_t pid;
 	int status;
+	bool has_ru;		/* UTRACE_TRACER_RUSAGE: ru came with it */
+	struct rusage ru;
 };
 
 struct utrace__req {
@@ -196,6 +202,7 @@ struct utrace_tracer {
 	atomic_bool brk;
 	atomic_bool nreqs;			/* reqs is not empty */
 	atomic_bool sleeping;			/* loop blocked in waitpid */
+	atomic_uint options;			/* utrace_tracer_set_options */
 	unsigned long gen;			/* dispatch generation */
 	int efd;				/* utrace_fd, -1 until asked */
 	/*
@@ -296,8 +303,12 @@ int utrace__follow(struct utrace_tracer *t, pid_t tid, unsigned flags,
 		   utrace_follow_fn fn, void *arg, bool threads);
 
 /* stops.c */
-void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status);
-bool utrace__take_queued(struct utrace_tracer *t, pid_t pid, int *status);
+void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status,
+			   const struct rusage *ru);
+bool utrace__take_queued(struct utrace_tracer *t, pid_t pid,
+			 struct utrace__status *out);
+pid_t utrace__wait(struct utrace_tracer *t, pid_t pid, int options,
+		   struct utrace__status *out);
 void utrace__signal_pass(struct uthread *th, bool set_info);
 void utrace__await_first_stop(struct uthread *th);
 

@@ -302,6 +302,22 @@ UTRACE_EXPORT int utrace_tracer_new(struct utrace_tracer **out)
 	return 0;
 }
 
+/**
+ * utrace_tracer_set_options - choose how the loop collects wait statuses
+ * @options: 0 or UTRACE_TRACER_RUSAGE
+ *
+ * Any thread of the tracer process may call it while @t lives; it takes
+ * effect from the loop's next wait.  Returns 0 or -EINVAL.
+ */
+UTRACE_EXPORT int utrace_tracer_set_options(struct utrace_tracer *t,
+					    unsigned options)
+{
+	if (!t || (options & ~UTRACE_TRACER_RUSAGE))
+		return -EINVAL;
+	atomic_store(&t->options, options);
+	return 0;
+}
+
 static void bump_gen(struct utrace_tracer *t)
 {
 	/* Only utrace_fd's helper thread waits for dispatches. */
@@ -350,9 +366,25 @@ static struct utrace_tracer *status_owner(struct utrace_tracer *t, pid_t pid)
 	return o ? o : t;
 }
 
-static void queue_push(struct utrace_tracer *t, pid_t pid, int st)
+/*
+ * waitpid(2), or wait4(2) with the usage when the tracer keeps it
+ * (UTRACE_TRACER_RUSAGE): @out gets the pid, the status and the usage.
+ */
+pid_t utrace__wait(struct utrace_tracer *t, pid_t pid, int options,
+		   struct utrace__status *out)
 {
-	struct utrace_tracer *o = status_owner(t, pid);
+	bool ru = atomic_load_explicit(&t->options, memory_order_relaxed) &
+		  UTRACE_TRACER_RUSAGE;
+	pid_t r = wait4(pid, &out->status, options, ru ? &out->ru : NULL);
+
+	out->pid = r;
+	out->has_ru = ru && r > 0;
+	return r;
+}
+
+static void queue_push(struct utrace_tracer *t, const struct utrace__status *s)
+{
+	struct utrace_tracer *o = status_owner(t, s->pid);
 
 	if (o != t) {
 		t = o;
@@ -364,33 +396,31 @@ static void queue_push(struct utrace_tracer *t, pid_t pid, int st)
 
 		if (!q) {
 			/* Handle this one now rather than lose it. */
-			utrace__handle_status(t, pid, st);
+			utrace__handle_status(t, s->pid, s->status,
+					      s->has_ru ? &s->ru : NULL);
 			return;
 		}
 		t->q = q;
 		t->qcap = cap;
 	}
-	t->q[t->qlen++] = (struct utrace__status){ pid, st };
+	t->q[t->qlen++] = *s;
 }
 
 /* Queue every wait status that is ready, without blocking. */
 static void drain(struct utrace_tracer *t)
 {
-	for (;;) {
-		int st;
-		pid_t pid = waitpid(-1, &st, __WALL | __WNOTHREAD | WNOHANG);
+	struct utrace__status s;
 
-		if (pid <= 0)
-			break;
-		queue_push(t, pid, st);
-	}
+	while (utrace__wait(t, -1, __WALL | __WNOTHREAD | WNOHANG, &s) > 0)
+		queue_push(t, &s);
 }
 
-bool utrace__take_queued(struct utrace_tracer *t, pid_t pid, int *status)
+bool utrace__take_queued(struct utrace_tracer *t, pid_t pid,
+			 struct utrace__status *out)
 {
 	for (size_t i = t->qpos; i < t->qlen; i++) {
 		if (t->q[i].pid == pid) {
-			*status = t->q[i].status;
+			*out = t->q[i];
 			t->q[i].pid = 0;
 			return true;
 		}
@@ -407,7 +437,8 @@ static int handle_queue(struct utrace_tracer *t)
 
 		if (!s.pid)
 			continue;
-		utrace__handle_status(t, s.pid, s.status);
+		utrace__handle_status(t, s.pid, s.status,
+				      s.has_ru ? &s.ru : NULL);
 		utrace__settle_all(t);
 		n++;
 	}
@@ -419,15 +450,15 @@ static int handle_queue(struct utrace_tracer *t)
 static void wait_for_status(struct utrace_tracer *t, int timeout_ms)
 {
 	if (timeout_ms < 0) {
-		int st;
+		struct utrace__status s;
 		pid_t pid;
 
 		atomic_store(&t->sleeping, true);
 		pid = atomic_load(&t->nreqs) ? 0 :
-		      waitpid(-1, &st, __WALL | __WNOTHREAD);
+		      utrace__wait(t, -1, __WALL | __WNOTHREAD, &s);
 		atomic_store(&t->sleeping, false);
 		if (pid > 0)
-			queue_push(t, pid, st);
+			queue_push(t, &s);
 	} else {
 		struct pollfd p = { .fd = utrace_fd(t), .events = POLLIN };
 
@@ -693,8 +724,12 @@ static pid_t wait_thread(struct utrace_tracer *t, pid_t tid, bool leader,
 static bool stop_now(struct utrace_tracer *t, struct uthread *th, int *status,
 		     struct killed *killed)
 {
-	if (utrace__take_queued(t, th->tid, status))
+	struct utrace__status s;
+
+	if (utrace__take_queued(t, th->tid, &s)) {
+		*status = s.status;
 		return WIFSTOPPED(*status);
+	}
 	if (th->state == TH_RUNNING)
 		ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
 	if (wait_thread(t, th->tid, is_leader(th), status, killed) < 0)

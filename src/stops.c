@@ -186,12 +186,13 @@ static unsigned long clone_flags(struct uthread *th, int event)
 static struct uthread *await_child(struct utrace_tracer *t, pid_t child)
 {
 	struct uthread *c = utrace__thread_find(t, child);
-	int st;
+	struct utrace__status s;
 
 	if (c)
 		return c;
-	if (utrace__take_queued(t, child, &st)) {
-		utrace__handle_status(t, child, st);
+	if (utrace__take_queued(t, child, &s)) {
+		utrace__handle_status(t, child, s.status,
+				      s.has_ru ? &s.ru : NULL);
 		return utrace__thread_find(t, child);
 	}
 	return utrace__thread_new(t, child, child);
@@ -205,14 +206,14 @@ void utrace__await_first_stop(struct uthread *th)
 {
 	struct utrace_tracer *t = th->t;
 	pid_t tid = th->tid;
-	int st;
+	struct utrace__status s;
 
-	if (!utrace__take_queued(t, tid, &st)) {
-		while (waitpid(tid, &st, __WALL) < 0)
+	if (!utrace__take_queued(t, tid, &s)) {
+		while (utrace__wait(t, tid, __WALL, &s) < 0)
 			if (errno != EINTR)
 				return;
 	}
-	utrace__handle_status(t, tid, st);
+	utrace__handle_status(t, tid, s.status, s.has_ru ? &s.ru : NULL);
 }
 
 static void clone_stop(struct uthread *th, int event)
@@ -259,7 +260,15 @@ static void clone_stop(struct uthread *th, int event)
 
 /* -- Exec ----------------------------------------------------------------------- */
 
-static struct uthread *exec_stop(struct utrace_tracer *t, pid_t pid)
+static void note_usage(struct uthread *th, const struct rusage *ru)
+{
+	th->stop_ru_valid = ru != NULL;
+	if (ru)
+		th->stop_ru = *ru;
+}
+
+static struct uthread *exec_stop(struct utrace_tracer *t, pid_t pid,
+				 const struct rusage *ru)
 {
 	pid_t former = (pid_t)event_msg(pid);
 	struct uthread *th, *old;
@@ -290,6 +299,7 @@ static struct uthread *exec_stop(struct utrace_tracer *t, pid_t pid)
 	th->tgid = pid;
 	th->state = TH_STOPPED;
 	th->stop = STOP_EXEC;
+	note_usage(th, ru);
 	utrace__disp_exec(th);
 	th->regs_valid = false;
 	event_init(&ev, EV_EXEC);
@@ -428,7 +438,8 @@ static void event_stop(struct uthread *th, int sig)
  * utrace__handle_status - act on one wait status of a traced thread
  * Loop thread only.
  */
-void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
+void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status,
+			   const struct rusage *ru)
 {
 	struct uthread *th;
 	int event = status >> 16, sig;
@@ -443,7 +454,7 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
 		return;
 	sig = WSTOPSIG(status);
 	if (event == PTRACE_EVENT_EXEC) {
-		th = exec_stop(t, pid);
+		th = exec_stop(t, pid, ru);
 		if (th) {
 			th->interrupt_sent = false;
 			th->listening = false;
@@ -465,6 +476,7 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
 		}
 		th->state = TH_STOPPED;
 		th->stop = STOP_INITIAL;
+		note_usage(th, ru);
 		th->hold = HOLD_CLONE;
 		th->orphan = true;
 		t->norphans++;
@@ -479,6 +491,7 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status)
 		th->killed = true;
 	th->interrupt_sent = false;	/* any trap consumes PTRACE_INTERRUPT */
 	th->regs_valid = false;
+	note_usage(th, ru);
 	if (th->state == TH_NEW && event == PTRACE_EVENT_STOP) {
 		th->state = TH_STOPPED;
 		th->stop = STOP_INITIAL;

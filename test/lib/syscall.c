@@ -4,6 +4,7 @@
  * return value, ABORT, registers, memory (also read-only pages), -EBUSY and
  * -ESRCH.
  */
+#include <sys/resource.h>
 #include "harness.h"
 #include <utrace.h>
 #include "tlib.h"
@@ -324,6 +325,7 @@ TEST_T(access_ebusy_when_not_stopped_for_engine, 10)
 	struct user_regs_struct regs;
 	struct utrace_syscall sc;
 	unsigned long args[6] = { 0 };
+	struct rusage ru;
 	char buf[8];
 
 	t_dispatch_for(t, 200);
@@ -336,6 +338,7 @@ TEST_T(access_ebusy_when_not_stopped_for_engine, 10)
 	CHECK_EQ(utrace_mem_write(a->e, 8, buf, 4), -EBUSY);
 	CHECK_EQ(utrace_mem_read_string(a->e, 0x400000, buf, sizeof(buf)),
 		 -EBUSY);
+	CHECK_EQ(utrace_stop_rusage(a->e, &ru), -EBUSY);
 	CHECK(kill(pid, SIGKILL) == 0);
 	t_run(t);
 	t_check_death_reap(a);
@@ -493,6 +496,88 @@ TEST_T(syscall_return_changed_while_held_at_exit, 10)
 	CHECK_STR(t_read_all(out), "31337\n");
 	t_check_death_reap(a);
 	utrace_engine_put(a->e);
+	utrace_tracer_free(t);
+}
+
+/* -- The usage that came with each stop (UTRACE_TRACER_RUSAGE) ----------- */
+
+static double ru_secs(const struct rusage *ru)
+{
+	return (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) +
+	       (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+}
+
+/* Without the option: -ENODATA; user[0] counts the calls. */
+static uint32_t nousage_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	struct rusage ru;
+
+	if (ev->kind != K_SYSENTRY && ev->kind != K_SYSEXIT)
+		return dflt;
+	CHECK_EQ(utrace_stop_rusage(te->e, NULL), -EINVAL);
+	CHECK_EQ(utrace_stop_rusage(te->e, &ru), -ENODATA);
+	te->user[0]++;
+	return dflt;
+}
+
+TEST_T(stop_rusage_needs_the_option, 10)
+{
+	struct teng *te;
+	char want[32];
+
+	snprintf(want, sizeof(want), "%d\n", getpid());
+	CHECK_STR(run_syscalls("ppid", UTRACE_EVENT(SYSCALL_ENTRY),
+			       nousage_hook, &te), want);
+	CHECK(te->user[0] > 0);
+}
+
+/*
+ * At every syscall stop: a usage of the live process (maxrss), its time
+ * never going back; wait4's exit adds the reaped child's time (>= 30 ms
+ * of CPU by construction).  user[0]: stops seen, ptr: last time;
+ * user[1]/user[2]: wait4's entry and exit time in microseconds.
+ */
+static uint32_t usage_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	struct rusage ru;
+	double *last = te->ptr, v;
+
+	if (ev->kind != K_SYSENTRY && ev->kind != K_SYSEXIT)
+		return dflt;
+	CHECK_EQ(utrace_stop_rusage(te->e, &ru), 0);
+	CHECK(ru.ru_maxrss > 0);
+	v = ru_secs(&ru);
+	CHECK(v >= *last);
+	*last = v;
+	te->user[0]++;
+	if (ev->nr == SYS_wait4)
+		te->user[ev->kind == K_SYSENTRY ? 1 : 2] = (long)(v * 1e6);
+	return dflt;
+}
+
+TEST_T(stop_rusage_at_each_stop, 20)
+{
+	struct utrace_tracer *t = t_tracer();
+	double last = 0;
+	struct teng *te;
+	int out;
+	pid_t pid;
+
+	CHECK_EQ(utrace_tracer_set_options(NULL, 0), -EINVAL);
+	CHECK_EQ(utrace_tracer_set_options(t, 0x100), -EINVAL);
+	CHECK_EQ(utrace_tracer_set_options(t, UTRACE_TRACER_RUSAGE), 0);
+	pid = t_spawn(t, &out, "syscalls", "burnchild", "30", NULL);
+	te = t_attach(t, pid, UTRACE_EVENT(SYSCALL_ENTRY) |
+		      UTRACE_EVENT(SYSCALL_EXIT) | EV_LIFE, usage_hook);
+	te->ptr = &last;
+	t_run(t);
+	CHECK_STR(t_read_all(out), "done\n");
+	t_check_death_reap(te);
+	CHECK(te->user[0] > 2);
+	CHECK(te->user[1] > 0 && te->user[2] > 0);
+	/* Microseconds, each of the two times truncated. */
+	CHECK(te->user[2] - te->user[1] >= 30000 - 2);
+	utrace_engine_put(te->e);
 	utrace_tracer_free(t);
 }
 

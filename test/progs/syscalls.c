@@ -6,16 +6,34 @@
  *   syscalls poke     getppid(ro, rw) with a read-only and a writable
  *                     string as (ignored) arguments, then print both
  *   syscalls mix N    getppid(), getpid(), getuid(), N times; print "done"
+ *   syscalls burnchild MS
+ *                     fork a child that runs until it has used MS ms of
+ *                     CPU time, reap it with wait4(2); print "done"
  * A result r >= 0 prints as "r", a failure as "-1 errno E".
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char ro_msg[] = "original";
+
+/* Run until this process has used @ms ms of CPU time. */
+static void burn(long ms)
+{
+	struct timespec ts;
+	volatile unsigned long x = 0;
+
+	do {
+		for (int i = 0; i < 1000000; i++)
+			x += (unsigned long)i;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	} while (ts.tv_sec * 1000 + ts.tv_nsec / 1000000 < ms);
+}
 
 static void show(long r)
 {
@@ -53,6 +71,20 @@ int main(int argc, char **argv)
 			syscall(SYS_getpid);
 			syscall(SYS_getuid);
 		}
+		printf("done\n");
+	} else if (!strcmp(mode, "burnchild")) {
+		long ms = argc > 2 ? atol(argv[2]) : 30;
+		pid_t c = fork();
+		int st;
+
+		if (c < 0)
+			return 1;
+		if (c == 0) {
+			burn(ms);
+			_exit(0);
+		}
+		if (syscall(SYS_wait4, c, &st, 0, NULL) != c)
+			return 1;
 		printf("done\n");
 	} else {
 		return 2;

@@ -5,10 +5,14 @@
  * system time of the call, as strace -c reports), or the wall-clock time
  * between the stops with -w.  The thread's time is read from
  * /proc/TID/schedstat; while its process has only this thread, from the
- * process's CPU clock instead (the same sum_exec_runtime, one cheap
- * clock_gettime rather than a /proc read at every stop).  That needs every
+ * process's usage instead (the same sum_exec_runtime), which needs every
  * thread of the process to be counted, so only with -f, which traces them
- * all (counter_settings.all_threads).
+ * all (counter_settings.all_threads).  The process's usage comes with each
+ * stop's wait status, as strace takes it (the tracer's
+ * UTRACE_TRACER_RUSAGE, utrace_stop_rusage: no system call of ours per
+ * stop), except around the calls that reap children (wait4, waitid),
+ * whose usage grows by the children's: those are timed on the process's
+ * CPU clock (a clock_gettime at entry and exit).
  *
  * A counter is an object (counter_new): its settings, its table, the
  * processes it counts; any number of them may count the same threads.
@@ -20,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 
 #include "cli.h"
 
@@ -39,17 +45,25 @@ struct counter {
 	struct syscall_stats stats[NR_MAX];
 };
 
+/* Where a syscall's time is read: the exit reads the entry's. */
+enum csrc {
+	SRC_THREAD,		/* /proc/TID/schedstat (or -w: the clock) */
+	SRC_PROC_CLOCK,		/* the process's CPU clock */
+	SRC_USAGE,		/* the process's usage at the stop */
+};
+
 struct cthr {
 	struct counter *c;
 	pid_t tid;
 	int schedfd;		/* -1 until needed */
 	struct cproc *proc;
-	bool entry_proc;	/* the entry was timed on the process clock */
+	enum csrc src;		/* of the entry's time */
 	double t_entry;
 	long nr;
 };
 
 static int open_schedstat(pid_t tid);
+static double cpu_time(struct cthr *t, bool by_proc);
 
 /* CPUCLOCK_SCHED of process @pid, as clock_getcpuclockid(3) makes it. */
 static double proc_clock(pid_t pid)
@@ -64,6 +78,40 @@ static double proc_clock(pid_t pid)
 static bool single(const struct cthr *t)
 {
 	return t->c->s.all_threads && t->proc && t->proc->nthreads == 1;
+}
+
+/*
+ * The process's user + system time as wait4 reported it with this stop
+ * (the kernel's sum_exec_runtime split in two, to the microsecond), or
+ * -1 when the stop came without it.
+ */
+static double stop_usage(struct utrace_engine *e)
+{
+	struct rusage ru;
+
+	if (utrace_stop_rusage(e, &ru))
+		return -1;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* Which source times syscall @nr of @t, and its time now (-1: none). */
+static double entry_time(struct cthr *t, struct utrace_engine *e, long nr)
+{
+	if (!t->c->s.wall_clock && single(t)) {
+		if (nr != SYS_wait4 && nr != SYS_waitid) {
+			double v = stop_usage(e);
+
+			if (v >= 0) {
+				t->src = SRC_USAGE;
+				return v;
+			}
+		}
+		t->src = SRC_PROC_CLOCK;
+	} else {
+		t->src = SRC_THREAD;
+	}
+	return cpu_time(t, t->src == SRC_PROC_CLOCK);
 }
 
 static double cpu_time(struct cthr *t, bool by_proc)
@@ -115,8 +163,7 @@ static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 		return keep(action);
 	}
 	t->nr = sc.nr;
-	t->entry_proc = single(t);
-	t->t_entry = cpu_time(t, t->entry_proc);
+	t->t_entry = entry_time(t, e, sc.nr);
 	return keep(action);
 }
 
@@ -129,7 +176,13 @@ static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 
 	if (t->nr < 0 || utrace_syscall_get(e, &sc) < 0)
 		return keep(action);
-	d = cpu_time(t, t->entry_proc) - t->t_entry;
+	if (t->src == SRC_USAGE) {
+		double v = stop_usage(e);
+
+		d = v >= 0 ? v - t->t_entry : 0;
+	} else {
+		d = cpu_time(t, t->src == SRC_PROC_CLOCK) - t->t_entry;
+	}
 	if (d < 0)
 		d = 0;
 	st = &t->c->stats[t->nr];

@@ -750,6 +750,10 @@ static bool engines_new(struct cli *cli)
 		cli->counter = counter_new(&cs);
 		if (!cli->counter)
 			return false;
+		/* The process's usage with each stop (counter.c). */
+		if (cs.all_threads && !cs.wall_clock)
+			utrace_tracer_set_options(cli->tracer,
+						  UTRACE_TRACER_RUSAGE);
 	}
 	if (o->timeline) {
 		struct timeline_settings ts = { .host = keeper_host(cli) };
