@@ -286,6 +286,7 @@ void dec_dirfd(struct dec_ctx *c, int fd)
 void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 		bool stop_at_nul)
 {
+	static const char hexdig[] = "0123456789abcdef";
 	bool hex = hexstr == DEC_HEX_ALL;
 	size_t i;
 
@@ -305,10 +306,26 @@ void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 	for (i = 0; i < n; i++) {
 		unsigned char ch = s[i];
 
+		if (!hex) {
+			/* A run that needs no escape goes in one copy. */
+			size_t j = i;
+
+			while (j < n && s[j] >= ' ' && s[j] < 0x7f &&
+			       s[j] != '"' && s[j] != '\\')
+				j++;
+			if (j > i) {
+				sb_putn(b, (const char *)s + i, j - i);
+				i = j - 1;
+				continue;
+			}
+		}
 		if (stop_at_nul && !ch)
 			break;
 		if (hex) {
-			sb_printf(b, "\\x%02x", ch);
+			char x[4] = { '\\', 'x', hexdig[ch >> 4],
+				      hexdig[ch & 15] };
+
+			sb_putn(b, x, sizeof(x));
 			continue;
 		}
 		switch (ch) {
@@ -381,7 +398,7 @@ void dec_path(struct dec_ctx *c, unsigned long addr)
 void dec_cstr(struct dec_ctx *c, unsigned long addr)
 {
 	size_t max = (size_t)c->strsize;
-	char *buf;
+	char small[256], *buf = small;
 	bool term;
 	ssize_t n;
 
@@ -389,7 +406,9 @@ void dec_cstr(struct dec_ctx *c, unsigned long addr)
 		dec_puts(c, "NULL");
 		return;
 	}
-	buf = malloc(max + 1);
+	/* The default -s 32 needs no allocation. */
+	if (max + 1 > sizeof(small))
+		buf = malloc(max + 1);
 	if (!buf)
 		return;
 	n = read_cstr(c, addr, buf, max + 1, &term);
@@ -403,7 +422,8 @@ void dec_cstr(struct dec_ctx *c, unsigned long addr)
 		if (cut)
 			dec_puts(c, "...");
 	}
-	free(buf);
+	if (buf != small)
+		free(buf);
 }
 
 void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len)

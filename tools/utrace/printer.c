@@ -82,6 +82,7 @@ struct pthr {
 	char comm[64];		/* -Y: last seen /proc/TID/comm */
 	struct unwinder *uw;	/* -k: its process's, shared */
 	struct sbuf stack;	/* -k: taken at entry, printed at exit */
+	struct sbuf lead, tail;	/* scratch for one line, kept for the next */
 	bool stack_queued;
 	bool exec_first;	/* -k: the spawned command's own execve */
 	struct sock_cache *sockets;	/* -yy: shared by all threads */
@@ -569,6 +570,13 @@ static void json_emit(struct pthr *t, struct sbuf *b)
 	sb_free(b);
 }
 
+/* A buffer of the thread's, emptied: no allocation per line. */
+static struct sbuf *scratch(struct sbuf *b)
+{
+	sb_reset(b);
+	return b;
+}
+
 static uint32_t keep(uint32_t action)
 {
 	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
@@ -629,7 +637,7 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 {
 	struct utrace_syscall sc = *scp;
 	const char *name;
-	struct sbuf lead = { 0 };
+	struct sbuf *lead = scratch(&t->lead);
 
 	const struct printer_settings *s = &t->p->s;
 
@@ -681,12 +689,11 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 		return;
 	}
 	take_line(t->out, t);
-	leader(t, &lead, &t->tv_entry);
-	out_write(t->out, lead.p, lead.len);
+	leader(t, lead, &t->tv_entry);
+	out_write(t->out, lead->p, lead->len);
 	out_write(t->out, t->line.p, t->line.len);
-	t->col = lead.len + t->line.len;
+	t->col = lead->len + t->line.len;
 	t->out->open = t;
-	sb_free(&lead);
 }
 
 static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
@@ -767,7 +774,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		  struct utrace_engine *e)
 {
 	struct utrace_syscall sc = *scp;
-	struct sbuf tail = { 0 };
+	struct sbuf *tail = scratch(&t->tail);
 	struct sink *o = t->out;
 	double dur;
 
@@ -829,26 +836,25 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 			t->entry_len = 0;
 		t->unfinished = false;
 	} else if (o->open != t) {
-		struct sbuf lead = { 0 };
+		struct sbuf *lead = scratch(&t->lead);
 		const char *name = sys_name(t->dc.nr);
 
 		take_line(o, t);
-		leader(t, &lead, &t->tv_entry);
+		leader(t, lead, &t->tv_entry);
 		clock_gettime(CLOCK_REALTIME, &t->tv_entry);
-		sb_printf(&lead, "<... %s resumed>", name ? name : "syscall");
-		out_write(o, lead.p, lead.len);
-		t->col = lead.len;
-		sb_free(&lead);
+		sb_printf(lead, "<... %s resumed>", name ? name : "syscall");
+		out_write(o, lead->p, lead->len);
+		t->col = lead->len;
 	}
-	sb_putn(&tail, t->line.p + t->entry_len, t->line.len - t->entry_len);
-	sb_putc(&tail, ')');
-	out_write(o, tail.p, tail.len);
-	t->col += tail.len;
+	sb_putn(tail, t->line.p + t->entry_len, t->line.len - t->entry_len);
+	sb_putc(tail, ')');
+	out_write(o, tail->p, tail->len);
+	t->col += tail->len;
 	pad_equals(o, t->col, t->p->s.columns);
-	sb_reset(&tail);
-	decode_retval(&t->dc, &tail, t->notes & INJ_NOTE_INJECTED);
+	sb_reset(tail);
+	decode_retval(&t->dc, tail, t->notes & INJ_NOTE_INJECTED);
 	if (t->notes & INJ_NOTE_DELAYED)
-		sb_puts(&tail, " (DELAYED)");
+		sb_puts(tail, " (DELAYED)");
 	if (t->p->s.syscall_times) {
 		int n = t->p->s.t_digits;
 		long long ns = (long long)(dur * 1e9 + 0.5);
@@ -856,14 +862,13 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		long frac = (long)(ns % 1000000000) / p10[9 - n];
 
 		if (n)
-			sb_printf(&tail, " <%ld.%0*ld>", sec, n, frac);
+			sb_printf(tail, " <%ld.%0*ld>", sec, n, frac);
 		else
-			sb_printf(&tail, " <%ld>", sec);
+			sb_printf(tail, " <%ld>", sec);
 	}
-	sb_putc(&tail, '\n');
-	dump_io(&tail, &t->dc, t->p->s.read_fds, t->p->s.write_fds);
-	out_write(o, tail.p, tail.len);
-	sb_free(&tail);
+	sb_putc(tail, '\n');
+	dump_io(tail, &t->dc, t->p->s.read_fds, t->p->s.write_fds);
+	out_write(o, tail->p, tail->len);
 	line_ended(o);
 	print_stack(t, e);
 }
@@ -907,17 +912,16 @@ static void finish_unreturned(struct pthr *t)
 		out_write(o, t->line.p, t->line.len);
 		t->col = t->prefix.len + t->line.len;
 	} else if (o->open != t) {
-		struct sbuf lead = { 0 };
+		struct sbuf *lead = scratch(&t->lead);
 		const char *name = sys_name(t->dc.nr);
 		struct timespec tv;
 
 		take_line(o, t);
 		clock_gettime(CLOCK_REALTIME, &tv);
-		leader(t, &lead, &tv);
-		sb_printf(&lead, "<... %s resumed>", name ? name : "syscall");
-		out_write(o, lead.p, lead.len);
-		t->col = lead.len;
-		sb_free(&lead);
+		leader(t, lead, &tv);
+		sb_printf(lead, "<... %s resumed>", name ? name : "syscall");
+		out_write(o, lead->p, lead->len);
+		t->col = lead->len;
 	}
 	out_write(o, ")", 1);
 	t->col++;
@@ -928,16 +932,15 @@ static void finish_unreturned(struct pthr *t)
 
 static void event_line(struct pthr *t, const char *text)
 {
-	struct sbuf lead = { 0 };
+	struct sbuf *lead = scratch(&t->lead);
 	struct timespec tv;
 
 	take_line(t->out, t);
 	clock_gettime(CLOCK_REALTIME, &tv);
-	leader(t, &lead, &tv);
-	sb_puts(&lead, text);
-	sb_putc(&lead, '\n');
-	out_write(t->out, lead.p, lead.len);
-	sb_free(&lead);
+	leader(t, lead, &tv);
+	sb_puts(lead, text);
+	sb_putc(lead, '\n');
+	out_write(t->out, lead->p, lead->len);
 }
 
 /*
@@ -1225,6 +1228,8 @@ static void p_release(void *data)
 	sb_free(&t->line);
 	sb_free(&t->prefix);
 	sb_free(&t->stack);
+	sb_free(&t->lead);
+	sb_free(&t->tail);
 	unwinder_put(t->uw);
 	sock_cache_put(t->sockets);
 	free(t);
