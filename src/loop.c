@@ -433,12 +433,17 @@ static int handle_queue(struct utrace_tracer *t)
 	int n = 0;
 
 	while (t->qpos < t->qlen) {
-		struct utrace__status s = t->q[t->qpos++];
+		const struct utrace__status *q = &t->q[t->qpos++];
+		pid_t pid = q->pid;
+		int status = q->status;
+		bool has_ru = q->has_ru;
+		struct rusage ru;
 
-		if (!s.pid)
+		if (!pid)
 			continue;
-		utrace__handle_status(t, s.pid, s.status,
-				      s.has_ru ? &s.ru : NULL);
+		if (has_ru)
+			ru = q->ru;	/* copied: handling may use the queue */
+		utrace__handle_status(t, pid, status, has_ru ? &ru : NULL);
 		utrace__settle_all(t);
 		n++;
 	}
@@ -467,11 +472,13 @@ static void wait_for_status(struct utrace_tracer *t, int timeout_ms)
 }
 
 /*
- * One round: block for the first status if there is nothing to do, then
- * drain every other ready status before handling any (so one busy thread
- * cannot starve the others), then handle them in order.  Two wait4 calls
- * per stop when the tracer keeps up (the blocking one and the draining one
- * that finds nothing more), one with a single traced thread.
+ * One round: block for the first status if there is nothing to do and
+ * handle it at once (the stop is answered before anything else: with a
+ * tracee per CPU, the tracer's reply is what each stop waits for), then
+ * drain every other ready status and handle them in order (so one busy
+ * thread cannot starve the others).  Two wait4 calls per stop when the
+ * tracer keeps up (the blocking one and the draining one that finds
+ * nothing more), one with a single traced thread.
  */
 static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 {
@@ -490,16 +497,23 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 	/* A poll costs a helper-thread round trip: look first. */
 	if (timeout_ms > 0)
 		drain(t);
+	n = 0;
 	if (timeout_ms != 0 && !t->qlen && t->nthreads &&
 	    !atomic_load(&t->brk) && !atomic_load(&t->nreqs)) {
 		wait_for_status(t, timeout_ms);
-		/* One thread cannot starve another: spare the empty drain. */
-		if (t->nthreads > 1 || !t->qlen)
+		/*
+		 * Answer the status we waited for before looking for others:
+		 * its thread runs again while we drain.  The others that are
+		 * ready are all handled next, in this dispatch, so none is
+		 * starved.  One thread has no others: spare the empty drain.
+		 */
+		n = handle_queue(t);
+		if (t->nthreads > 1 || !n)
 			drain(t);
 	} else {
 		drain(t);
 	}
-	n = handle_queue(t);
+	n += handle_queue(t);
 	run_requests(t);
 	utrace__settle_all(t);
 	if (t->queues)

@@ -163,10 +163,14 @@ static const struct {
 void dump_io(struct sbuf *b, const struct dec_ctx *c,
 	     const struct num_set *rd, const struct num_set *wr)
 {
-	const char *name = sys_name(c->nr);
+	const char *name;
 	int fd = (int)c->a[0];
 	size_t i;
 
+	/* Without -e read= / -e write= (every line): nothing to look up. */
+	if ((!rd || (!rd->n && !rd->not)) && (!wr || (!wr->n && !wr->not)))
+		return;
+	name = sys_name(c->nr);
 	if (!name || fd < 0 || !c->mem_read)
 		return;
 	for (i = 0; i < sizeof(dumped) / sizeof(dumped[0]); i++)

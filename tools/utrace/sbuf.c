@@ -87,31 +87,42 @@ static void sb_vprintf_libc(struct sbuf *b, const char *fmt, va_list ap)
 	b->len += (size_t)n;
 }
 
-static void sb_pad(struct sbuf *b, char c, size_t n)
-{
-	sb_grow(b, n);
-	memset(b->p + b->len, c, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-/* One conversion's pieces, laid out as printf(3) does. */
+/* One conversion's pieces, laid out as printf(3) does, in one reserve. */
 static void sb_field(struct sbuf *b, const char *pre, size_t npre,
 		     size_t zeros, const char *body, size_t nbody,
 		     size_t width, bool left, bool zero_pad)
 {
 	size_t len = npre + zeros + nbody;
 	size_t fill = width > len ? width - len : 0;
+	char *p;
 
-	if (fill && !left && !zero_pad)
-		sb_pad(b, ' ', fill);
-	sb_putn(b, pre, npre);
-	if (fill && !left && zero_pad)
-		sb_pad(b, '0', fill);
-	sb_pad(b, '0', zeros);
-	sb_putn(b, body, nbody);
-	if (fill && left)
-		sb_pad(b, ' ', fill);
+	sb_grow(b, len + fill);
+	p = b->p + b->len;
+	if (fill && !left && !zero_pad) {
+		memset(p, ' ', fill);
+		p += fill;
+	}
+	for (size_t i = 0; i < npre; i++)
+		*p++ = pre[i];
+	if (fill && !left && zero_pad) {
+		memset(p, '0', fill);
+		p += fill;
+	}
+	for (size_t i = 0; i < zeros; i++)
+		*p++ = '0';
+	if (nbody > 16) {
+		memcpy(p, body, nbody);
+		p += nbody;
+	} else {
+		for (size_t i = 0; i < nbody; i++)
+			*p++ = body[i];
+	}
+	if (fill && left) {
+		memset(p, ' ', fill);
+		p += fill;
+	}
+	b->len = (size_t)(p - b->p);
+	*p = '\0';
 }
 
 /*
