@@ -122,6 +122,8 @@ struct pe_thread {
 	bool replaced;			/* a leader whose tid an exec took */
 	bool parent_is_tracer;		/* its real parent is its inner tracer */
 	int stop_sig;			/* last stop signal delivered */
+	int grp_sig;			/* its process is in a group stop */
+	bool cont_trapped;		/* SIGCONT's EVENT_STOP made already */
 	struct rusage death_ru;		/* its usage, read at its death */
 	/* as an inner tracer's process (its leader's record) */
 	bool chld_pending;		/* our SIGCHLD sent, not yet delivered */
@@ -146,9 +148,9 @@ static const long base_nrs[] = { SYS_ptrace, SYS_wait4, SYS_waitid,
 				 SYS_pause };
 #define BASE_EVENTS (UTRACE_EVENT(QUIESCE) | UTRACE_EVENT_SYSCALL | \
 		     UTRACE_EVENT(CLONE) | UTRACE_EVENT(DEATH) | \
-		     UTRACE_EVENT(REAP) | UTRACE_EVENT_SIGNAL_ALL)
-#define TRACEE_EVENTS (BASE_EVENTS | UTRACE_EVENT_SIGNAL_ALL | \
-		       UTRACE_EVENT(EXEC) | UTRACE_EVENT(JCTL))
+		     UTRACE_EVENT(REAP) | UTRACE_EVENT_SIGNAL_ALL | \
+		     UTRACE_EVENT(JCTL))
+#define TRACEE_EVENTS (BASE_EVENTS | UTRACE_EVENT(EXEC))
 
 static const struct utrace_engine_ops pe_ops;
 
@@ -336,6 +338,18 @@ static void set_events(struct pe_thread *p)
 	}
 	utrace_set_events(p->e, ev);
 	set_syscalls(p);
+}
+
+/*
+ * Its process is in a group stop (@sig), or no longer (0): the kernel's
+ * SIGNAL_STOP_STOPPED, which makes a seized tracee's PTRACE_INTERRUPT trap
+ * report the stop signal rather than SIGTRAP.
+ */
+static void set_group_stop(struct pe *pe, pid_t tgid, int sig)
+{
+	for (struct pe_thread *q = pe->threads; q; q = q->next)
+		if (q->tgid == tgid && !q->dead)
+			q->grp_sig = sig;
 }
 
 /* -- Waking the inner tracer ----------------------------------------------------- */
@@ -655,18 +669,42 @@ static int regs_of(struct pe_thread *q, struct user_regs_struct *r)
 	return err;
 }
 
+/*
+ * The kernel's struct user on x86_64 ends with error_code and
+ * fault_address after u_debugreg[8]; glibc's copy stops before them.
+ */
+#define PE_USER_SIZE	(offsetof(struct user, u_debugreg) + 10 * 8)
+#define PE_DR(n)	(offsetof(struct user, u_debugreg) + (n) * 8)
+
+/*
+ * Write the library's registers of a held thread now if they changed, and
+ * forget them: a request that the real ptrace performs comes next.
+ */
+static struct uthread *raw_regs(struct pe_thread *q)
+{
+	struct uthread *th = stopped_th(q);
+
+	if (!th)
+		return NULL;
+	if (th->regs_dirty)
+		ptrace(PTRACE_SETREGS, th->tid, 0L, &th->regs);
+	th->regs_dirty = th->regs_valid = false;
+	return th;
+}
+
 static long do_peekuser(struct preq *r, struct pe_thread *q)
 {
 	struct user_regs_struct regs;
 	unsigned long off = r->addr, word = 0;
 
-	if (off & 7 || off >= sizeof(struct user))
+	if (off & 7 || off >= PE_USER_SIZE)
 		return -EIO;
 	if (off < sizeof(regs)) {
 		if (regs_of(q, &regs))
 			return -ESRCH;
 		memcpy(&word, (char *)&regs + off, 8);
-	} else if (off >= offsetof(struct user, u_debugreg)) {
+	} else if (off >= PE_DR(0) && off <= PE_DR(7)) {
+		/* As the kernel: 0 for DR4, DR5 and the rest of the area. */
 		if (!stopped_th(q))
 			return -ESRCH;
 		errno = 0;
@@ -678,28 +716,36 @@ static long do_peekuser(struct preq *r, struct pe_thread *q)
 	return put(r->p, r->data, &word, 8);
 }
 
+/* Selectors and bases: the kernel checks them (EIO), the real POKEUSER. */
+static bool seg_off(unsigned long off)
+{
+	return off == offsetof(struct user_regs_struct, cs) ||
+	       off == offsetof(struct user_regs_struct, ss) ||
+	       off >= offsetof(struct user_regs_struct, fs_base);
+}
+
 static long do_pokeuser(struct preq *r, struct pe_thread *q)
 {
 	struct user_regs_struct regs;
 	unsigned long off = r->addr;
 
-	if (off & 7 || off >= sizeof(struct user))
+	if (off & 7 || off >= PE_USER_SIZE)
 		return -EIO;
-	if (off < sizeof(regs)) {
+	if (off < sizeof(regs) && !(seg_off(off) && stopped_th(q))) {
 		if (!q->e || utrace_regs_get(q->e, &regs))
 			return -ESRCH;
 		memcpy((char *)&regs + off, &r->data, 8);
 		return utrace_regs_set(q->e, &regs) ? -ESRCH : 0;
 	}
-	if (off >= offsetof(struct user, u_debugreg)) {
-		if (!stopped_th(q))
+	if (off < sizeof(regs) || (off >= PE_DR(0) && off <= PE_DR(7))) {
+		if (!raw_regs(q))
 			return -ESRCH;
 		if (ptrace(PTRACE_POKEUSER, q->tid, (void *)off,
 			   (void *)r->data) < 0)
 			return -errno;
 		return 0;
 	}
-	return -EIO;
+	return -EIO;	/* as the kernel: the rest of the area is not written */
 }
 
 /* Requests on state the library does not keep: the real ptrace, here. */
@@ -907,6 +953,41 @@ static long do_attach(struct preq *r, struct pe_thread *q, bool seize)
 	return 0;
 }
 
+/*
+ * PTRACE_ARCH_PRCTL: data is the code, addr the value or where the answer
+ * goes.  The kernel writes a "get" answer into its caller's memory, so
+ * those are read here into ours and copied to the inner tracer; codes that
+ * act on the caller itself (ARCH_MAP_VDSO_*) or that we do not know are
+ * not passed on (EINVAL, the kernel's answer to an unknown code).
+ */
+static long do_arch_prctl(struct preq *r, struct pe_thread *q)
+{
+	unsigned long v = 0;
+
+	switch (r->data) {
+	case 0x1003: case 0x1004:	/* ARCH_GET_FS, ARCH_GET_GS */
+	case 0x4001: case 0x4003:	/* ARCH_GET_UNTAG_MASK, _MAX_TAG_BITS */
+	case 0x5005:			/* ARCH_SHSTK_STATUS */
+		if (!stopped_th(q))
+			return -ESRCH;
+		if (ptrace(PTRACE_ARCH_PRCTL, q->tid, &v, (void *)r->data) < 0)
+			return -errno;
+		return put(r->p, r->addr, &v, sizeof(v));
+	case 0x1001: case 0x1002:	/* ARCH_SET_GS, ARCH_SET_FS */
+	case 0x4002: case 0x4004:	/* ARCH_ENABLE_TAGGED_ADDR, _FORCE_.. */
+	case 0x5001: case 0x5002:	/* ARCH_SHSTK_ENABLE, _DISABLE */
+	case 0x5003: case 0x5004:	/* ARCH_SHSTK_LOCK, _UNLOCK */
+		if (!raw_regs(q))
+			return -ESRCH;
+		if (ptrace(PTRACE_ARCH_PRCTL, q->tid, (void *)r->addr,
+			   (void *)r->data) < 0)
+			return -errno;
+		return 0;
+	default:
+		return -EINVAL;	/* ARCH_MAP_VDSO_*: see utrace(7) */
+	}
+}
+
 /* Run the inner tracer's ptrace(2): the result, or 1 to let it through. */
 static long do_ptrace(struct preq *r)
 {
@@ -993,17 +1074,7 @@ static long do_ptrace(struct preq *r)
 			return -EINVAL;
 		return raw_in(r, q, PTRACE_SETSIGMASK, 8, 8);
 	case PTRACE_ARCH_PRCTL:
-		if (r->addr == 0x1003 || r->addr == 0x1004) {	/* GET_FS/GS */
-			unsigned long v;
-
-			if (!stopped_th(q))
-				return -ESRCH;
-			if (ptrace(PTRACE_ARCH_PRCTL, q->tid, &v,
-				   (void *)r->addr) < 0)
-				return -errno;
-			return put(p, r->data, &v, 8);
-		}
-		return -EIO;
+		return do_arch_prctl(r, q);
 	case PTRACE_GETEVENTMSG:
 		word = q->cur.msg;
 		return put(p, r->data, &word, sizeof(word));
@@ -1481,7 +1552,8 @@ static uint32_t pe_signal(uint32_t action, struct utrace_engine *e,
 		}
 		if (p->want_interrupt) {
 			p->want_interrupt = false;
-			stop_event(&s, p, PTRACE_EVENT_STOP, SIGTRAP, 0);
+			stop_event(&s, p, PTRACE_EVENT_STOP,
+				   p->grp_sig ? p->grp_sig : SIGTRAP, 0);
 			publish(p, &s);
 			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 		}
@@ -1491,8 +1563,21 @@ static uint32_t pe_signal(uint32_t action, struct utrace_engine *e,
 	if (p->stopped)	/* a stop is in progress: after it */
 		return rest | UTRACE_SIGNAL_HOLD | UTRACE_STOP |
 		       (action & UTRACE_SIGNAL_MASK);
+	if (info->si_signo == SIGCONT) {
+		/*
+		 * SIGCONT ends the group stop, and traps a seized tracee
+		 * (PTRACE_EVENT_STOP) before its delivery stop; a listening
+		 * one trapped already (pe_jctl).
+		 */
+		set_group_stop(p->pe, p->tgid, 0);
+		if (p->seized && !p->cont_trapped) {
+			stop_event(&s, p, PTRACE_EVENT_STOP, SIGTRAP, 0);
+			publish(p, &s);
+		}
+		p->cont_trapped = false;
+	}
 	stop_signal(&s, info);
-	publish(p, &s);
+	publish_or_queue(p, &s);
 	return rest | UTRACE_SIGNAL_IGN | UTRACE_STOP;
 }
 
@@ -1592,6 +1677,7 @@ static uint32_t pe_jctl(uint32_t action, struct utrace_engine *e, int type,
 	struct pe_stop s;
 	int sig = p->stop_sig ? p->stop_sig : SIGSTOP;
 
+	set_group_stop(p->pe, p->tgid, type == CLD_STOPPED ? sig : 0);
 	if (!p->tracer)
 		return run_vote(p, action);
 	if (type == CLD_STOPPED) {
@@ -1608,6 +1694,7 @@ static uint32_t pe_jctl(uint32_t action, struct utrace_engine *e, int type,
 	}
 	if (p->seized && p->mode == PM_LISTEN) {
 		/* SIGCONT re-traps a listening tracee (EVENT_STOP, SIGTRAP). */
+		p->cont_trapped = true;
 		stop_event(&s, p, PTRACE_EVENT_STOP, SIGTRAP, 0);
 		publish_or_queue(p, &s);
 		return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
