@@ -45,6 +45,10 @@
 #define PTRACE_EVENTMSG_SYSCALL_ENTRY	1
 #define PTRACE_EVENTMSG_SYSCALL_EXIT	2
 #endif
+#ifndef PTRACE_SYSEMU
+#define PTRACE_SYSEMU			31
+#define PTRACE_SYSEMU_SINGLESTEP	32
+#endif
 #ifndef __WNOTHREAD
 #define __WNOTHREAD	0x20000000
 #endif
@@ -81,7 +85,8 @@ struct pe_stop {
 };
 
 /* How the inner tracer last let the tracee run. */
-enum pe_mode { PM_CONT, PM_SYSCALL, PM_STEP, PM_LISTEN };
+enum pe_mode { PM_CONT, PM_SYSCALL, PM_STEP, PM_LISTEN, PM_SYSEMU,
+	       PM_SYSEMU_STEP };
 
 /* Where the thread's current syscall is, on the inner tracer's side. */
 enum pe_sys {
@@ -124,6 +129,8 @@ struct pe_thread {
 	int stop_sig;			/* last stop signal delivered */
 	int grp_sig;			/* its process is in a group stop */
 	bool cont_trapped;		/* SIGCONT's EVENT_STOP made already */
+	bool emu_skip;			/* PTRACE_SYSEMU: this syscall skipped */
+	long emu_nr;			/* ...its number (orig_rax after) */
 	struct rusage death_ru;		/* its usage, read at its death */
 	/* as an inner tracer's process (its leader's record) */
 	bool chld_pending;		/* our SIGCHLD sent, not yet delivered */
@@ -205,13 +212,45 @@ static uint32_t keep(uint32_t action)
 	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
 }
 
+/* Is the instruction at the tracee's pc a system call? */
+static bool at_syscall_insn(struct pe_thread *p)
+{
+	struct user_regs_struct r;
+	unsigned char c[2];
+
+	if (!p->e || utrace_regs_get(p->e, &r) ||
+	    utrace_mem_read(p->e, r.rip, c, 2) != 2)
+		return false;
+	return (c[0] == 0x0f && (c[1] == 0x05 || c[1] == 0x34)) ||
+	       (c[0] == 0xcd && c[1] == 0x80);
+}
+
+/*
+ * How a stepping tracee goes on.  PTRACE_SYSEMU_SINGLESTEP: a system call
+ * instruction is not stepped but run to its entry, where the kernel
+ * reports it instead of the step (and skips it).
+ */
+static uint32_t step_act(struct pe_thread *p)
+{
+	if (p->mode == PM_STEP)
+		return UTRACE_SINGLESTEP;
+	if (p->mode == PM_SYSEMU_STEP)
+		return at_syscall_insn(p) ? UTRACE_RESUME : UTRACE_SINGLESTEP;
+	return UTRACE_RESUME;
+}
+
+static bool stepping(const struct pe_thread *p)
+{
+	return p->mode == PM_STEP || p->mode == PM_SYSEMU_STEP;
+}
+
 /* The vote of a tracee that runs on: keep stepping if it was told to. */
 static uint32_t run_vote(struct pe_thread *p, uint32_t action)
 {
 	uint32_t r = action & ~UTRACE_RESUME_MASK;
 
-	if (p->tracer && !p->stopped && p->mode == PM_STEP)
-		return r | UTRACE_SINGLESTEP;
+	if (p->tracer && !p->stopped && stepping(p))
+		return r | step_act(p);
 	return r | UTRACE_RESUME;
 }
 
@@ -313,6 +352,8 @@ static void set_syscalls(struct pe_thread *p)
 {
 	bool all = p->exit_watch ||
 		   (p->tracer && (p->mode == PM_SYSCALL ||
+				  p->mode == PM_SYSEMU ||
+				  p->mode == PM_SYSEMU_STEP ||
 				  (p->opts & PTRACE_O_TRACEVFORKDONE)));
 
 	if (!p->e || all == p->all_syscalls)
@@ -611,12 +652,11 @@ static void resume(struct pe_thread *q, enum pe_mode mode, int sig)
 	}
 	if (q->inject)
 		act = UTRACE_INTERRUPT;
-	else if (mode == PM_STEP)
-		act = UTRACE_SINGLESTEP;
 	else if (th && th->stop == STOP_SYSCALL_ENTRY)
-		act = UTRACE_REPORT;	/* the entry pass again: its own ptrace */
+		act = UTRACE_REPORT;	/* the entry pass again: its own ptrace,
+					   PTRACE_SYSEMU's skip, the step */
 	else
-		act = UTRACE_RESUME;
+		act = step_act(q);
 	utrace_control(q->e, act);
 }
 
@@ -1106,6 +1146,13 @@ static long do_ptrace(struct preq *r)
 			  r->req == PTRACE_CONT ? PM_CONT : PM_STEP,
 		       (int)r->data);
 		return 0;
+	case PTRACE_SYSEMU:
+	case PTRACE_SYSEMU_SINGLESTEP:
+		if (!valid_sig(r->data))
+			return -EIO;
+		resume(q, r->req == PTRACE_SYSEMU ? PM_SYSEMU : PM_SYSEMU_STEP,
+		       (int)r->data);
+		return 0;
 	case PTRACE_LISTEN:
 		if (!q->seized || (q->cur.kind != PK_EVENT &&
 				   q->cur.kind != PK_GROUP) ||
@@ -1333,19 +1380,68 @@ static uint32_t tracer_entry(struct pe_thread *p, uint32_t action)
 
 /* -- Callbacks ---------------------------------------------------------------------------- */
 
+/*
+ * Restarted from a syscall-entry stop by PTRACE_SYSEMU_SINGLESTEP: the
+ * kernel makes no step report at the call's exit; the step after it comes
+ * from its exit (pe_exit), one instruction on.
+ */
+static uint32_t sysemu_step_exit(struct pe_thread *p, uint32_t action)
+{
+	if (p->tracer && !p->stopped && p->mode == PM_SYSEMU_STEP &&
+	    (action & UTRACE_RESUME_MASK) == UTRACE_SINGLESTEP)
+		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+	return action;
+}
+
+/*
+ * A syscall skipped for PTRACE_SYSEMU: the library aborted it with
+ * orig_rax -1; the kernel skips it and leaves orig_rax alone.
+ */
+static void emu_restore(struct pe_thread *p)
+{
+	struct user_regs_struct r;
+
+	if (!p->emu_skip)
+		return;
+	p->emu_skip = false;
+	if (p->e && utrace_regs_get(p->e, &r) == 0 &&
+	    r.orig_rax == (unsigned long)-1) {
+		r.orig_rax = (unsigned long)p->emu_nr;
+		utrace_regs_set(p->e, &r);
+	}
+}
+
 static uint32_t pe_entry(uint32_t action, struct utrace_engine *e)
 {
 	struct pe_thread *p = utrace_engine_data(e);
 	bool resumed = action & UTRACE_SYSCALL_RESUMED;
+	uint32_t r;
 
 	if (!resumed) {
 		p->sys = PS_NONE;
-		if (p->tracer && p->mode == PM_SYSCALL && !p->stopped) {
+		p->emu_skip = false;
+		if (p->tracer && !p->stopped &&
+		    (p->mode == PM_SYSCALL || p->mode == PM_SYSEMU ||
+		     p->mode == PM_SYSEMU_STEP)) {
 			struct pe_stop s;
+			struct utrace_syscall sc;
 
 			stop_syscall(&s, p, true);
 			publish(p, &s);
 			p->sys = PS_ENTRY_STOP;
+			/*
+			 * PTRACE_SYSEMU: the kernel skips the call after this
+			 * stop, whatever restarts it; no exit stop follows
+			 * unless that is PTRACE_SYSCALL.
+			 */
+			if (p->mode != PM_SYSCALL &&
+			    utrace_syscall_get(e, &sc) == 0) {
+				p->emu_skip = true;
+				p->emu_nr = sc.nr;
+				/* its exit, whatever mode: emu_restore */
+				p->exit_watch = true;
+				set_syscalls(p);
+			}
 			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 		}
 	} else {
@@ -1354,10 +1450,19 @@ static uint32_t pe_entry(uint32_t action, struct utrace_engine *e)
 		if (p->inject)	/* deliver it at the next stop point */
 			action = (action & ~UTRACE_RESUME_MASK) |
 				 UTRACE_INTERRUPT;
+		if (p->emu_skip) {
+			p->sys = PS_DONE;
+			action = (action & ~UTRACE_SYSCALL_MASK) |
+				 UTRACE_SYSCALL_ABORT;
+			if (!p->inject)
+				action = run_vote(p, action);
+			return sysemu_step_exit(p, action);
+		}
 		if (p->sys == PS_DONE || p->sys == PS_REAL)
 			return action;	/* decided already */
 	}
-	return tracer_entry(p, action);
+	r = tracer_entry(p, action);
+	return resumed ? sysemu_step_exit(p, r) : r;
 }
 
 /* Was the syscall now at its exit a vfork (CLONE_VFORK)? */
@@ -1411,6 +1516,7 @@ static uint32_t pe_exit(uint32_t action, struct utrace_engine *e)
 	struct pe_thread *p = utrace_engine_data(e);
 	struct utrace_syscall sc;
 
+	emu_restore(p);
 	if (p->sys == PS_SLEEP)
 		sleep_exit(p);
 	if (p->sys == PS_REAL && p->wait_nr &&
@@ -1472,13 +1578,17 @@ static uint32_t pe_quiesce(uint32_t action, struct utrace_engine *e,
 	struct uthread *th;
 	struct pe_stop s;
 
+	if (event == UTRACE_EVENT(SYSCALL_ENTRY))
+		return sysemu_step_exit(p, run_vote(p, action));
 	if (event || !p->tracer)
 		return run_vote(p, action);
 	if (p->stopped)
 		return UTRACE_STOP;
 	th = stopped_th(p);
-	if (th && th->stop == STOP_STEP && p->mode == PM_STEP) {
+	if (th && th->stop == STOP_STEP && stepping(p)) {
 		siginfo_t si = th->si;
+
+		emu_restore(p);
 
 		stop_signal(&s, &si);
 		s.kind = PK_STEP;
@@ -1519,13 +1629,11 @@ static uint32_t pe_signal(uint32_t action, struct utrace_engine *e,
 		if (p->inject) {
 			p->inject = false;
 			*info = p->inj;
-			return rest | UTRACE_SIGNAL_DELIVER |
-			       (p->mode == PM_STEP ? UTRACE_SINGLESTEP :
-						      UTRACE_RESUME);
+			return rest | UTRACE_SIGNAL_DELIVER | step_act(p);
 		}
 		if (p->stopped)
 			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
-		if (sa == UTRACE_SIGNAL_HANDLER && p->mode == PM_STEP) {
+		if (sa == UTRACE_SIGNAL_HANDLER && stepping(p)) {
 			/*
 			 * A signal delivered while stepping: the kernel traps
 			 * once the handler frame is set up, before its first
