@@ -486,20 +486,52 @@ else
 	nok "-p: attach at start and detach, as gdbserver --attach" d
 fi
 
-# On a process that another utrace traces, --gdb -p is refused (joined
-# queues have no FP/AVX or debug registers).
-rm -f mark
-"$U" -o log2 "$P" pause "$tmp/mark" &
-first=$!
+# On a process that another utrace traces, --gdb -p joins that utrace
+# (utrace_queue_connect): gdb breaks, continues and reads variables there;
+# the first utrace's log keeps every syscall line, and once gdb detaches
+# the program runs to its end, nothing left stopped.
 wait_for_file() { i=0; while [ ! -f "$1" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done; }
+rm -f mark go log2 j.err
+"$U" -f -o log2 "$P" join "$tmp/mark" "$tmp/go" >j.prog 2>j.first &
+first=$!
 wait_for_file mark
-tp=$(pgrep -f "^$P pause $tmp/mark" | head -1)
-"$U" --gdb=127.0.0.1:0 -p "$tp" >j.out 2>&1
+tp=$(pgrep -f "^$P join $tmp/mark" | head -1)
+"$U" --gdb=127.0.0.1:0 -p "$tp" >j.out 2>j.err &
+joiner=$!
+wait_for j.err 'port [0-9]'
+port=$(grep -o 'port [0-9]*' j.err | head -1 | cut -d' ' -f2)
+cat >s.join <<JOIN
+break add
+shell touch $tmp/go
+continue
+print a
+continue
+print a
+print counter
+delete
+detach
+JOIN
+timeout 60 gdb -nx -batch -ex 'set sysroot /' \
+	-ex "target remote 127.0.0.1:$port" -x s.join "$P" >gdb.join 2>&1
+i=0
+while kill -0 "$first" 2>/dev/null && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -0 "$first" 2>/dev/null && kill -9 "$tp" 2>/dev/null
+wait "$first"
 rc=$?
-kill -9 "$tp" 2>/dev/null
-wait $first 2>/dev/null
-t "--gdb -p on a process another utrace traces: refused with a message" \
-	'[ $rc -eq 1 ] && grep -q "does not work through a join" j.out' j.out
+wait "$joiner"
+jrc=$?
+t "--gdb -p on a process another utrace traces: joined, break, continue, print" \
+	'grep -q "joined the tracer of process $tp" j.err &&
+	 grep -q "^Breakpoint 1, add (a=a@entry=0" gdb.join &&
+	 grep -q "^\$1 = 0" gdb.join && grep -q "^\$2 = 1" gdb.join &&
+	 grep -q "^\$3 = 0" gdb.join && [ $jrc -eq 0 ]' gdb.join
+t "joined gdb: the first utrace logged every syscall and no trap, the program ran to its end" \
+	'[ $rc -eq 0 ] && grep -q "join sum 33 counter 3" j.prog &&
+	 grep -q "write(1, \"join sum 33 counter 3" log2 &&
+	 grep -q "+++ exited with 0 +++" log2 && ! grep -q SIGTRAP log2' log2
 
 # Breakpoints stay inserted while stopped: memory reads still hide them.
 cat >s.hidden <<'EOF'

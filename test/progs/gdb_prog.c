@@ -15,6 +15,8 @@
  *             parent calls add() once it has waited for the child
  *   pause     sets counter to 7, creates the file argv[2], then waits in
  *             pause() until killed (for attach)
+ *   join      creates the file argv[2], waits for the file argv[3] (gdb
+ *             joins meanwhile), then calls add() three times and exits
  *   forever   getppid() in a loop until killed (for detach, Ctrl-C, kill);
  *             after 100 rounds it creates the file argv[2], if given
  * Variables are volatile so that -O1 keeps them where gdb looks.
@@ -160,6 +162,15 @@ int main(int argc, char **argv)
 			fclose(fopen(argv[2], "w"));
 		for (;;)
 			pause();
+	}
+	if (!strcmp(mode, "join") && argc > 3) {
+		fclose(fopen(argv[2], "w"));
+		while (access(argv[3], F_OK))
+			usleep(10000);
+		for (i = 0; i < 3; i++)
+			sum += add(i, 10);
+		printf("join sum %d counter %d\n", sum, counter);
+		return 0;
 	}
 	if (!strcmp(mode, "vforkcall")) {
 		pid_t child = vfork();

@@ -1,40 +1,68 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * utrace --gdb: gdb's remote serial protocol served from engines.
+ * utrace --gdb: gdb's remote serial protocol served from a queue.
  *
- * Every thread of the debugged process carries two engines of the stub,
- * both with the thread's struct gthr as data:
+ * The stub is a consumer of libutrace's queued-event layer (utrace(7),
+ * "The queued-event layer"), the same code on two kinds of queue:
  *
- *   first - attached right after utrace's keeper, before the printer: it
- *           holds the thread for gdb (UTRACE_STOP), steps it, recognises its
- *           own breakpoint and watchpoint traps and turns them into
- *           UTRACE_SIGNAL_REPORT (no signal), so that the printer, called
- *           after it in the signal pass, never sees them.  A signal gdb
- *           stops for is dropped here (UTRACE_SIGNAL_IGN, after the printer
- *           has logged it once) and injected again if gdb passes it.
- *   last   - attached after every other engine: it only injects the signal
- *           gdb continues with, in the UTRACE_SIGNAL_REPORT pass that its
- *           UTRACE_INTERRUPT makes (the last engine decides the signal, and
- *           the printer, seeing REPORT, does not log it a second time).
+ *   local  - utrace_queue_new() on utrace's own tracer.  gdbstub_attach(),
+ *            called by attach_engines() right after utrace's keeper (before
+ *            the printer), watches each thread of a process gdb debugs, so
+ *            the queue's engine sees a signal before the printer does.
+ *   joined - utrace_queue_connect(): --gdb -p PID on a process another
+ *            serving tracer (utrace, utraced) traces.  One watch of the
+ *            whole process (UTRACE_WATCH_PROCESS), first among the engines
+ *            there (UTRACE_WATCH_FIRST); new threads come as records.
  *
- * All-stop: when one thread reports, every thread of the process is asked to
- * stop (utrace_control(UTRACE_STOP)); the stop reply goes to gdb once all
- * are held.  Events of other threads met meanwhile stay pending on their
- * thread and are reported, as gdbserver does, at the next resume instead of
- * resuming.  Everything runs on the tracer's loop thread: the socket is
- * polled beside utrace_fd() by gdbstub_dispatch().
+ * Everything but DEATH is held: signals, clone, exec, and syscalls while
+ * gdb catches some (utrace_queue_set_syscalls).  A held record is gdb's
+ * event, or is replied to at once as if gdb were not there (a signal gdb
+ * passes, a syscall it does not catch, a new thread).  Our own traps (an
+ * int3 of ours, a debug-register hit, the record that ends a step asked
+ * for with UTRACE_SINGLESTEP) are replied UTRACE_SIGNAL_REPORT: no signal
+ * for anyone.  A signal gdb stops for stays held until gdb resumes: the
+ * reply delivers it (UTRACE_REPLY_SIGINFO for another signal) or drops it
+ * (UTRACE_SIGNAL_IGN).  The printer skips a signal's hold pass
+ * (UTRACE_SIGNAL_HOLD) and logs the signal once, when it comes back with
+ * the reply's disposition, so the log is the same with and without gdb.
+ * A signal gdb continues with on a thread held by anything else is sent
+ * with tgkill and delivered as gdb said when its record comes.
+ *
+ * All-stop: when one thread reports, utrace_queue_stop(pid, 0) is asked of
+ * every process gdb debugs; each thread it stops comes as a record of type
+ * 0, and the stop reply goes to gdb once every thread is held (by a record
+ * or by the stop).  Events of other threads met meanwhile stay held and
+ * are reported, as gdbserver does, at the next resume instead of resuming.
+ * A resume replies to the held records (UTRACE_SINGLESTEP for a step) and
+ * releases the resumed threads one by one (utrace_queue_resume_thread),
+ * the others staying stopped; a process all of whose threads go leaves
+ * its stop (utrace_queue_resume).  Registers, the x87/SSE/AVX state, the
+ * debug registers and memory go through the utrace_queue_regs_*,
+ * _regset_*, _debugreg_* and _mem_*v calls on a held thread.
+ *
+ * Locally everything runs on the tracer's loop thread: gdbstub_dispatch()
+ * polls utrace_fd(), the queue's fd and the sockets, dispatches, and reads
+ * the records with utrace_queue_next(timeout 0), so the stub never blocks
+ * the loop.  Joined, it polls the queue's fd and the sockets.
  *
  * Processes: gdb may debug several (multiprocess thread ids p<pid>.<tid>):
  * the first one, fork and vfork children gdb is told about (fork-events,
- * vfork-events: the child is held from birth; -f attaches its engines
- * before the parent's clone report, proc_for() recognises it then), and
- * processes started by vRun or attached by vAttach through the host's
- * callbacks (main.c).  Each has its own breakpoints and debug registers
- * (struct gproc); all-stop stops every thread of every process.  A STOP
- * voted in report_clone or report_exec takes effect at the syscall's exit:
- * the thread counts as held only from the report_quiesce there
- * (deferred_vote), except a vfork parent, which cannot stop before its
- * child lets the memory go and is served from a register snapshot.
+ * vfork-events; locally only: -f attaches the child's engines before its
+ * parent's clone report, proc_for() recognises it then and the child is
+ * held from birth by a stop of its process), and processes started by
+ * vRun or attached by vAttach through the host's callbacks (main.c).
+ * Each has its own breakpoints and debug registers (struct gproc);
+ * all-stop stops every thread of every process.  A clone or exec record
+ * holds its thread from the syscall's exit only (where the stop's record
+ * of type 0 comes); a vfork parent cannot stop before its child lets the
+ * memory go and is served from a snapshot meanwhile (the held child's
+ * registers, made from the parent's at the vfork).
+ *
+ * Leaving (detach, a client gone, kill): breakpoints and debug registers
+ * are taken out while the threads are held, each held record is replied
+ * with UTRACE_DETACH (and the signal bits that settle a held signal), the
+ * other threads are unwatched, and the stop is resumed: the process runs
+ * on under the other engines.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +82,7 @@
 #include <sys/personality.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -90,9 +119,14 @@ struct gthr {
 	struct gdbstub *s;
 	struct gproc *p;	/* its process */
 	pid_t tid;
-	struct utrace_engine *first, *last;
+	uint64_t hid;		/* its held record, not replied to yet (0: none) */
+	unsigned long htype;	/* the record's type */
+	uint32_t hact;		/* a signal record's disposition bits */
+	bool step_rec;		/* the record is the trap of a step */
+	bool own;		/* the record is our trap (breakpoint, step) */
+	bool allstop;		/* the whole-process stop holds it (type 0 came) */
 	bool want_stop;		/* gdb wants it held */
-	bool stopped;		/* our engine holds it */
+	bool stopped;		/* held for gdb (set_stopped) */
 	bool step;		/* single-step when resumed */
 	bool dead;
 	bool in_syscall;	/* between a caught entry and its exit */
@@ -108,8 +142,9 @@ struct gthr {
 	struct regset *snap;	/* its registers meanwhile */
 	bool si_valid;		/* si: the signal of this stop */
 	siginfo_t si;
-	bool inject;		/* the last engine delivers inj at the report */
+	int inj_sig;		/* sent by tgkill for gdb: delivered as inj */
 	siginfo_t inj;
+	int drop_sig;		/* leaving: 1 drop the held signal, 2 deliver it */
 	unsigned dr_gen;	/* debug registers written for this generation */
 	struct gthr *next;
 };
@@ -152,7 +187,9 @@ struct gproc {
 };
 
 struct gdbstub {
-	struct utrace_tracer *t;
+	struct utrace_tracer *t;		/* local: utrace's own tracer */
+	struct utrace_queue *q;			/* what the stub works through */
+	bool joined;				/* q is joined (another tracer's) */
 	const struct gdbstub_host *host;	/* vRun, vAttach */
 	void *host_arg;
 	int lfd, cfd;
@@ -187,21 +224,10 @@ struct gdbstub {
 	char *out;		/* the last packet, for a '-' */
 	size_t outlen;
 	int vfd[16];		/* vFile descriptors + 1 (0: free) */
-	bool kick;		/* a control call waits for a dispatch */
+	bool kick;		/* a queue call waits for a dispatch */
 };
 
-static const struct utrace_engine_ops first_ops, last_ops;
-
-/*
- * utrace_control() made outside a dispatch takes effect at the next one:
- * note it, so that gdbstub_dispatch() dispatches again before it waits.
- */
-static int ctl(struct gdbstub *s, struct utrace_engine *e,
-	       enum utrace_resume_action action)
-{
-	s->kick = true;
-	return utrace_control(e, action);
-}
+static struct gthr *gthr_add(struct gdbstub *s, struct gproc *p, pid_t tid);
 
 /* -- Signal numbers: gdb's enum gdb_signal against Linux x86_64 ---------- */
 
@@ -354,19 +380,28 @@ static struct gthr *gthr_access(struct gdbstub *s)
 }
 
 /*
- * The engine memory goes through: the thread's own, but for a vfork
- * parent (not stopped, its memory shared) the held child's.
+ * The thread memory goes through: the thread itself, but for a vfork
+ * parent (not stopped, its memory shared) the held child.
  */
-static struct utrace_engine *mem_engine(struct gthr *g)
+static pid_t mem_tid(struct gthr *g)
 {
 	struct gthr *c;
 
 	if (!g->vfork_wait)
-		return g->first;
+		return g->tid;
 	for (c = g->s->threads; c; c = c->next)
 		if (c->p->pid == g->p->vfork_peer && usable(c) && c->stopped)
-			return c->first;
-	return g->first;
+			return c->tid;
+	return g->tid;
+}
+
+static ssize_t mem_rw(struct gthr *g, uint64_t addr, void *buf, size_t len,
+		      bool write)
+{
+	struct utrace_iov iov = { addr, buf, len };
+
+	return write ? utrace_queue_mem_writev(g->s->q, mem_tid(g), &iov, 1) :
+		       utrace_queue_mem_readv(g->s->q, mem_tid(g), &iov, 1);
 }
 
 /* -- Debug registers ------------------------------------------------------ */
@@ -394,16 +429,19 @@ static unsigned long dr7_of(const struct gproc *p)
 /* Write the debug registers of a held thread. */
 static void dr_apply(struct gthr *g)
 {
+	struct gdbstub *s = g->s;
 	struct gproc *p = g->p;
 	int i;
 
-	if (g->dr_gen == p->dr_gen || g->dead)
+	if (g->dr_gen == p->dr_gen || g->dead || g->vfork_wait)
 		return;
-	utrace_debugreg_set(g->first, 7, 0);
+	if (utrace_queue_debugreg_set(s->q, g->tid, 7, 0) < 0)
+		return;		/* not held: at its next stop */
 	for (i = 0; i < 4; i++)
 		if (p->dr[i].used)
-			utrace_debugreg_set(g->first, i, p->dr[i].addr);
-	utrace_debugreg_set(g->first, 7, dr7_of(p));
+			utrace_queue_debugreg_set(s->q, g->tid, i,
+						  p->dr[i].addr);
+	utrace_queue_debugreg_set(s->q, g->tid, 7, dr7_of(p));
 	g->dr_gen = p->dr_gen;
 }
 
@@ -632,9 +670,17 @@ static void format_stop(struct gdbstub *s, struct gthr *g, char *buf,
 		 (unsigned)g->p->pid, (unsigned)g->tid);
 }
 
+static struct regset *snap_take(struct gthr *g);
+
 /* Tell gdb about g's event (all threads are held). */
 static void report(struct gdbstub *s, struct gthr *g)
 {
+	struct gthr *h;
+
+	/* vfork parents: registers as they were, before the child runs. */
+	for (h = s->threads; h; h = h->next)
+		if (h->vfork_wait && !h->snap)
+			h->snap = snap_take(h);
 	format_stop(s, g, s->stopreply, sizeof(s->stopreply));
 	if (g->ev != GEV_SIGNAL)
 		g->ev_has_info = false;
@@ -684,18 +730,75 @@ static struct gproc *ended(struct gdbstub *s)
 	return NULL;
 }
 
+/* -- Holding and replying ----------------------------------------------------- */
+
+/*
+ * Held for gdb: by a record not replied to yet, or by the whole-process
+ * stop (its record of type 0 came).  A clone or exec record holds the
+ * thread only from the syscall's exit (where the stop's record comes),
+ * except a vfork parent, served from a snapshot meanwhile.
+ */
+static void set_stopped(struct gthr *g)
+{
+	g->stopped = g->allstop || g->vfork_wait ||
+		     (g->hid && !(g->htype & (UTRACE_EVENT(CLONE) |
+					      UTRACE_EVENT(EXEC))));
+}
+
+/* Reply to g's held record (if any) with @action; @info: a signal to deliver. */
+static int reply(struct gthr *g, uint32_t action, const siginfo_t *info)
+{
+	struct utrace_reply r = { .size = sizeof(r), .action = action };
+	uint64_t id = g->hid;
+	int err;
+
+	if (!id)
+		return 0;
+	g->hid = 0;
+	g->htype = 0;
+	g->step_rec = false;
+	g->own = false;
+	if (info) {
+		r.flags = UTRACE_REPLY_SIGINFO;
+		r.info = *info;
+	}
+	err = utrace_queue_reply(g->s->q, id, &r);
+	set_stopped(g);
+	g->s->kick = true;
+	return err;
+}
+
+/* The resume action gdb asked for the thread. */
+static uint32_t go(const struct gthr *g)
+{
+	return g->step ? UTRACE_SINGLESTEP : UTRACE_RESUME;
+}
+
+/* Let the held record go on as if gdb were not there. */
+static void pass_on(struct gthr *g)
+{
+	uint32_t sa = 0;
+
+	if (g->step_rec || g->own)
+		sa = UTRACE_SIGNAL_REPORT;
+	else if (g->htype & UTRACE_EVENT_SIGNAL_ALL)
+		sa = g->hact;
+	reply(g, sa | go(g), NULL);
+}
+
 /* Ask every thread to stop; the reply waits until all are held. */
 static void stop_all(struct gdbstub *s)
 {
+	struct gproc *p;
 	struct gthr *g;
 
-	for (g = s->threads; g; g = g->next) {
-		if (!usable(g))
-			continue;
-		g->want_stop = true;
-		if (!g->stopped && ctl(s, g->first, UTRACE_STOP) == 0)
-			g->stopped = true;
-	}
+	for (g = s->threads; g; g = g->next)
+		if (usable(g))
+			g->want_stop = true;
+	for (p = s->procs; p; p = p->next)
+		if (p->active && !p->gone && gproc_has_threads(s, p))
+			utrace_queue_stop(s->q, p->pid, 0);
+	s->kick = true;
 }
 
 /* An event on g: hold it, and start the all-stop if none is under way. */
@@ -713,34 +816,7 @@ static void event(struct gthr *g, enum gev ev)
 	}
 }
 
-static uint32_t vote(struct gthr *g)
-{
-	if (!g->p->active)
-		return UTRACE_RESUME;
-	if (g->want_stop) {
-		g->stopped = true;
-		return UTRACE_STOP;
-	}
-	if (g->step)
-		return UTRACE_SINGLESTEP;
-	return UTRACE_RESUME;
-}
-
-/*
- * A STOP voted in report_clone or report_exec takes effect at the exit of
- * the syscall, after a report_quiesce (event 0): the thread is held, for
- * registers and memory, only then.
- */
-static uint32_t deferred_vote(struct gthr *g)
-{
-	uint32_t v = vote(g);
-
-	if (v == UTRACE_STOP)
-		g->stopped = false;
-	return v;
-}
-
-/* -- The first engine ------------------------------------------------------- */
+/* -- Records ------------------------------------------------------------------ */
 
 static struct swbp *bp_find(struct gproc *p, uint64_t addr)
 {
@@ -753,27 +829,28 @@ static struct swbp *bp_find(struct gproc *p, uint64_t addr)
 }
 
 /* One of our traps?  Sets the event and returns true. */
-static bool own_trap(struct gthr *g, struct utrace_engine *e,
-		     const siginfo_t *info)
+static bool own_trap(struct gthr *g, const siginfo_t *info)
 {
+	struct gdbstub *s = g->s;
 	struct gproc *p = g->p;
 	struct user_regs_struct regs;
 	uint64_t dr6;
 	int i;
 
 	if (info->si_code == SI_KERNEL) {
-		if (utrace_regs_get(e, &regs) < 0 || !bp_find(p, regs.rip - 1))
+		if (utrace_queue_regs_get(s->q, g->tid, &regs) < 0 ||
+		    !bp_find(p, regs.rip - 1))
 			return false;
 		regs.rip--;
-		utrace_regs_set(e, &regs);
+		utrace_queue_regs_set(s->q, g->tid, &regs);
 		g->ev_addr = regs.rip;
 		event(g, GEV_SWBREAK);
 		return true;
 	}
 	if (info->si_code == TRAP_HWBKPT) {
-		if (utrace_debugreg_get(e, 6, &dr6) < 0)
+		if (utrace_queue_debugreg_get(s->q, g->tid, 6, &dr6) < 0)
 			return false;
-		utrace_debugreg_set(e, 6, 0);
+		utrace_queue_debugreg_set(s->q, g->tid, 6, 0);
 		for (i = 0; i < 4; i++) {
 			if (!(dr6 & (1ULL << i)) || !p->dr[i].used)
 				continue;
@@ -786,21 +863,19 @@ static bool own_trap(struct gthr *g, struct utrace_engine *e,
 			}
 			return true;
 		}
-		if (dr6 & 0x4000) {	/* BS: a single step */
+		if ((dr6 & 0x4000) && g->step) {	/* BS: a single step */
 			event(g, GEV_STEP);
 			return true;
 		}
 		return false;
 	}
-	if ((info->si_code == TRAP_TRACE || info->si_code == TRAP_BRKPT) &&
-	    g->step) {
+	if ((info->si_code == TRAP_TRACE || info->si_code == TRAP_BRKPT ||
+	     g->step_rec) && g->step) {
 		event(g, GEV_STEP);
 		return true;
 	}
 	return false;
 }
-
-static struct regset *snap_take(struct gthr *g);
 
 /* The vfork parent runs again: its own registers and memory are back. */
 static void vfork_end(struct gthr *g)
@@ -814,14 +889,14 @@ static void vfork_end(struct gthr *g)
 	if (c && c->vfork_peer == g->p->pid)
 		c->vfork_peer = 0;
 	g->p->vfork_peer = 0;
+	set_stopped(g);
 }
 
-static uint32_t f_quiesce(uint32_t action, struct utrace_engine *e,
-			  unsigned long ev)
+/* Its record of type 0: the whole-process stop holds it. */
+static void on_stopped(struct gthr *g)
 {
-	struct gthr *g = utrace_engine_data(e);
-
-	if (g->p->active && ev == 0 && g->vfork_wait) {
+	g->allstop = true;
+	if (g->p->active && g->vfork_wait && !g->hid) {
 		/*
 		 * At the exit of vfork: the child let the memory go.  gdb
 		 * hears of it once it resumes the parent, as from gdbserver
@@ -832,46 +907,37 @@ static uint32_t f_quiesce(uint32_t action, struct utrace_engine *e,
 			g->ev = GEV_VFORKDONE;
 		else
 			event(g, GEV_VFORKDONE);
-		return vote(g);
 	}
-	if (g->p->active && ev == 0 && g->step && !g->want_stop)
-		event(g, GEV_STEP);	/* the step is made */
-	return vote(g);
 }
 
-static uint32_t f_signal(uint32_t action, struct utrace_engine *e,
-			 siginfo_t *info)
+static void on_signal(struct gthr *g, const struct utrace_event *ev)
 {
-	struct gthr *g = utrace_engine_data(e);
 	struct gdbstub *s = g->s;
-	uint32_t sa = action & (UTRACE_SIGNAL_MASK | UTRACE_SIGNAL_HOLD);
-	int sig;
+	int sig = ev->info.si_signo;
 
-	if (!g->p->active)
-		return sa | UTRACE_RESUME;
-	if (utrace_signal_action(action) == UTRACE_SIGNAL_REPORT)
-		return sa | vote(g);
-	if (utrace_signal_action(action) == UTRACE_SIGNAL_HANDLER) {
-		/* A step that delivered a signal: at the handler now. */
-		if (g->step && !g->want_stop)
-			event(g, GEV_STEP);
-		return sa | vote(g);
+	if (g->inj_sig && sig == g->inj_sig && !g->step_rec) {
+		/* The signal gdb continued with (sent by tgkill): as gdb said. */
+		siginfo_t inj = g->inj;
+
+		g->inj_sig = 0;
+		reply(g, UTRACE_SIGNAL_DELIVER | go(g), &inj);
+		return;
 	}
-	if (!info)
-		return sa | vote(g);
-	sig = info->si_signo;
-	g->si = *info;
+	g->si = ev->info;
 	g->si_valid = true;
-	if (sig == SIGTRAP && own_trap(g, e, info))
-		return UTRACE_SIGNAL_REPORT | vote(g);
-	if (sig > 0 && sig <= 64 && s->pass[sig])
-		return sa | vote(g);
-	/* gdb decides: dropped now, injected again if gdb passes it. */
+	if (sig == SIGTRAP && own_trap(g, &ev->info)) {
+		g->own = true;
+		return;
+	}
+	if (g->step_rec || (sig > 0 && sig <= 64 && s->pass[sig])) {
+		pass_on(g);
+		return;
+	}
+	/* gdb decides: held, delivered or dropped at the resume. */
 	g->ev_sig = sig;
-	g->ev_info = *info;
+	g->ev_info = ev->info;
 	g->ev_has_info = true;
 	event(g, GEV_SIGNAL);
-	return UTRACE_SIGNAL_IGN | vote(g);
 }
 
 static bool catches(struct gdbstub *s, long nr)
@@ -888,37 +954,18 @@ static bool catches(struct gdbstub *s, long nr)
 	return false;
 }
 
-static uint32_t f_sys(struct utrace_engine *e, bool entry)
+static void on_syscall(struct gthr *g, const struct utrace_event *ev,
+		       bool entry)
 {
-	struct gthr *g = utrace_engine_data(e);
-	struct utrace_syscall sc;
-
-	if (!g->p->active || g->want_stop)
-		return vote(g);
-	if (utrace_syscall_get(e, &sc) < 0 || !catches(g->s, sc.nr))
-		return vote(g);
-	if (!entry && !g->in_syscall)
-		return vote(g);		/* caught after its entry */
+	if (g->want_stop || !catches(g->s, ev->syscall.nr) ||
+	    (!entry && !g->in_syscall)) {
+		pass_on(g);
+		return;
+	}
 	g->in_syscall = entry;
-	g->ev_nr = sc.nr;
+	g->ev_nr = ev->syscall.nr;
 	event(g, entry ? GEV_SYSENTRY : GEV_SYSEXIT);
-	return vote(g);
 }
-
-static uint32_t f_sys_entry(uint32_t action, struct utrace_engine *e)
-{
-	if (action & UTRACE_SYSCALL_RESUMED)
-		return (action & UTRACE_SYSCALL_MASK) |
-		       vote(utrace_engine_data(e));
-	return (action & UTRACE_SYSCALL_MASK) | f_sys(e, true);
-}
-
-static uint32_t f_sys_exit(uint32_t action, struct utrace_engine *e)
-{
-	return f_sys(e, false);
-}
-
-static int attach_pair(struct gdbstub *s, pid_t tid, pid_t tgid);
 
 /* Our int3 bytes are in a forked child's copy of the memory: take them out. */
 static void unplant_child(struct gproc *p, pid_t child)
@@ -937,40 +984,22 @@ static void unplant_child(struct gproc *p, pid_t child)
 	close(fd);
 }
 
-/* Hold a thread born while its process (or its parent) is held. */
-static void hold_new(struct gthr *c)
-{
-	c->want_stop = true;
-	if (ctl(c->s, c->first, UTRACE_STOP) == 0)
-		c->stopped = true;
-}
-
 static void drop_thread(struct gthr *g);
 
 /*
  * A fork child gdb is told about (fork-events): a process of its own,
- * held from birth, with the parent's breakpoints in its copy of the
- * memory (gdb takes them out itself, or keeps them) and the parent's
- * debug registers as gdbserver mirrors them.
+ * held from birth (its watch came with a whole-process stop), with the
+ * parent's breakpoints in its copy of the memory (gdb takes them out
+ * itself, or keeps them) and the parent's debug registers as gdbserver
+ * mirrors them.
  */
 static struct gproc *fork_child(struct gthr *g, pid_t child)
 {
 	struct gdbstub *s = g->s;
 	struct gproc *c = gproc_find(s, child);
 	struct swbp *b, **tail;
-	struct gthr *ct;
 
-	if (!c) {
-		c = gproc_new(s, child);
-		if (!c)
-			return NULL;
-	}
-	if (!gthr_find(s, child) && attach_pair(s, child, child) < 0) {
-		gproc_free(s, c);
-		return NULL;
-	}
-	ct = gthr_find(s, child);
-	if (!ct)
+	if (!c || !gthr_find(s, child))
 		return NULL;
 	bps_free(c);
 	tail = &c->bps;
@@ -986,108 +1015,72 @@ static struct gproc *fork_child(struct gthr *g, pid_t child)
 	}
 	memcpy(c->dr, g->p->dr, sizeof(c->dr));
 	c->dr_gen = g->p->dr_gen + 1;
-	hold_new(ct);
 	return c;
 }
 
-static uint32_t f_clone(uint32_t action, struct utrace_engine *e,
-			unsigned long flags, pid_t child)
+/* Forget a fork child gdb is not told about (it runs on, not ours). */
+static void forget_child(struct gdbstub *s, pid_t child)
 {
-	struct gthr *g = utrace_engine_data(e), *c;
+	struct gproc *cp = gproc_find(s, child);
+	struct gthr *c, *next;
+
+	if (!cp)
+		return;
+	cp->active = false;
+	utrace_queue_resume(s->q, child);
+	for (c = s->threads; c; c = next) {
+		next = c->next;
+		if (c->p == cp)
+			drop_thread(c);	/* frees cp with its last thread */
+	}
+	if (gproc_find(s, child) == cp)
+		gproc_free(s, cp);
+}
+
+static void on_clone(struct gthr *g, const struct utrace_event *ev)
+{
 	struct gdbstub *s = g->s;
+	unsigned long flags = ev->clone_flags;
+	pid_t child = ev->child;
+	struct gproc *vc;
 
-	if (!g->p->active)
-		return deferred_vote(g);
-	if (!(flags & CLONE_THREAD)) {
-		struct gproc *cp = gproc_find(s, child), *vc = NULL;
+	if (flags & CLONE_THREAD) {
+		struct gthr *c = gthr_find(s, child);
 
-		if ((flags & CLONE_VFORK) && s->vfork_events &&
-		    (g->snap = snap_take(g)) && (vc = fork_child(g, child))) {
-			/*
-			 * The parent cannot stop before the child lets the
-			 * memory go: it counts as held, with the registers it
-			 * has now; its memory is the child's.
-			 */
-			vc->vfork_peer = g->p->pid;
-			g->p->vfork_peer = child;
-			g->vfork_wait = true;
-			g->ev_child = child;
-			event(g, GEV_VFORK);
-			vote(g);
-			return UTRACE_STOP;
-		}
-		if (g->snap) {
-			free(g->snap);
-			g->snap = NULL;
-		}
-		if ((flags & CLONE_VM) || !s->fork_events) {
-			/* Not told to gdb (vfork, or an older gdb). */
-			if (cp) {
-				for (c = s->threads; c; c = c->next)
-					if (c->p == cp)
-						break;
-				cp->active = false;
-				if (c)
-					drop_thread(c);	/* frees cp */
-				else
-					gproc_free(s, cp);
-			}
-			if (!(flags & CLONE_VM))
-				unplant_child(g->p, child);
-			return deferred_vote(g);
-		}
-		if (fork_child(g, child)) {
-			g->ev_child = child;
-			event(g, GEV_FORK);
-		} else {
+		if (!c && s->joined)
+			c = gthr_add(s, g->p, child);
+		pass_on(g);
+		return;
+	}
+	if ((flags & CLONE_VFORK) && s->vfork_events &&
+	    (vc = fork_child(g, child))) {
+		/*
+		 * The parent cannot stop before the child lets the memory
+		 * go: it counts as held, with the registers it had at the
+		 * clone report (snapshot); its memory is the child's.
+		 */
+		vc->vfork_peer = g->p->pid;
+		g->p->vfork_peer = child;
+		g->vfork_wait = true;
+		g->ev_child = child;
+		event(g, GEV_VFORK);
+		return;
+	}
+	if ((flags & CLONE_VM) || !s->fork_events) {
+		/* Not told to gdb (vfork, or an older gdb). */
+		forget_child(s, child);
+		if (!(flags & CLONE_VM))
 			unplant_child(g->p, child);
-		}
-		return deferred_vote(g);
+		pass_on(g);
+		return;
 	}
-	if (!gthr_find(s, child))
-		attach_pair(s, child, g->p->pid);
-	c = gthr_find(s, child);
-	if (c) {
-		dr_apply(c);	/* held until this pass ends */
-		if (g->want_stop)
-			hold_new(c);
+	if (fork_child(g, child)) {
+		g->ev_child = child;
+		event(g, GEV_FORK);
+		return;
 	}
-	return deferred_vote(g);
-}
-
-static uint32_t f_exec(uint32_t action, struct utrace_engine *e, pid_t former)
-{
-	struct gthr *g = utrace_engine_data(e);
-	struct gdbstub *s = g->s;
-	struct gproc *p = g->p;
-
-	if (!p->active)
-		return deferred_vote(g);
-	/* A thread that was not the leader has the leader's id now. */
-	g->tid = utrace_engine_tid(e);
-	/* A new image: our breakpoints went with the old. */
-	bps_free(p);
-	if (p->wait_exec) {
-		p->wait_exec = false;
-		event(g, GEV_INIT);
-	} else if (s->exec_events) {
-		/* As the kernel: no debug registers after an exec. */
-		memset(p->dr, 0, sizeof(p->dr));
-		p->dr_gen++;
-		event(g, GEV_EXEC);
-	}
-	return deferred_vote(g);
-}
-
-static uint32_t f_death(struct utrace_engine *e, bool group_dead, int status)
-{
-	struct gthr *g = utrace_engine_data(e);
-
-	g->dead = true;
-	g->stopped = false;
-	if (g->tid == g->p->pid || group_dead)
-		g->p->exit_status = status;
-	return UTRACE_RESUME;
+	unplant_child(g->p, child);
+	pass_on(g);
 }
 
 static void gthr_unlink(struct gdbstub *s, struct gthr *g)
@@ -1103,6 +1096,30 @@ static void gthr_unlink(struct gdbstub *s, struct gthr *g)
 		s->evthr = NULL;
 }
 
+static void on_exec(struct gdbstub *s, struct gthr *g,
+		    const struct utrace_event *ev)
+{
+	struct gproc *p = g->p;
+
+	if (!p->active) {
+		pass_on(g);
+		return;
+	}
+	/* A new image: our breakpoints went with the old. */
+	bps_free(p);
+	if (p->wait_exec) {
+		p->wait_exec = false;
+		event(g, GEV_INIT);
+	} else if (s->exec_events) {
+		/* As the kernel: no debug registers after an exec. */
+		memset(p->dr, 0, sizeof(p->dr));
+		p->dr_gen++;
+		event(g, GEV_EXEC);
+	} else {
+		pass_on(g);
+	}
+}
+
 /* Is a thread of a process gdb controls still running? */
 static bool any_running(struct gdbstub *s)
 {
@@ -1115,13 +1132,14 @@ static bool any_running(struct gdbstub *s)
 }
 
 /*
- * The last thread of p is reaped.  gdb hears of the end at once if it
+ * The last thread of p is gone.  gdb hears of the end at once if it
  * waits and nothing else runs; else once the others are held, or at the
  * next resume.
  */
 static void proc_ended(struct gdbstub *s, struct gproc *p)
 {
 	p->gone = true;
+	utrace_queue_resume(s->q, p->pid);	/* its stop, if any, goes */
 	if (!p->active) {
 		gproc_free(s, p);
 		return;
@@ -1138,12 +1156,13 @@ static void proc_ended(struct gdbstub *s, struct gproc *p)
 		report_exit(s, p);
 }
 
-static void f_reap(struct utrace_engine *e)
+static void on_death(struct gdbstub *s, struct gthr *g,
+		     const struct utrace_event *ev)
 {
-	struct gthr *g = utrace_engine_data(e);
-	struct gdbstub *s = g->s;
 	struct gproc *p = g->p;
 
+	if (g->tid == p->pid || ev->group_dead)
+		p->exit_status = ev->status;
 	gthr_unlink(s, g);
 	free(g->snap);
 	free(g);
@@ -1151,64 +1170,144 @@ static void f_reap(struct utrace_engine *e)
 		proc_ended(s, p);
 }
 
-static const struct utrace_engine_ops first_ops = {
-	.report_quiesce = f_quiesce,
-	.report_signal = f_signal,
-	.report_clone = f_clone,
-	.report_exec = f_exec,
-	.report_syscall_entry = f_sys_entry,
-	.report_syscall_exit = f_sys_exit,
-	.report_death = f_death,
-	.report_reap = f_reap,
-};
-
-/* -- The last engine: injection ------------------------------------------- */
-
-static uint32_t l_signal(uint32_t action, struct utrace_engine *e,
-			 siginfo_t *info)
+/* A thread gdb hears of first through a record (joined: the queue follows). */
+static struct gthr *adopt(struct gdbstub *s, const struct utrace_event *ev)
 {
-	struct gthr *g = utrace_engine_data(e);
-	uint32_t sa = action & (UTRACE_SIGNAL_MASK | UTRACE_SIGNAL_HOLD);
+	struct gproc *p = gproc_find(s, ev->pid);
 
-	if (g->inject && info && (utrace_signal_action(action) ==
-				  UTRACE_SIGNAL_REPORT ||
-				  utrace_signal_action(action) ==
-				  UTRACE_SIGNAL_HANDLER)) {
-		g->inject = false;
-		*info = g->inj;
-		return UTRACE_SIGNAL_DELIVER | UTRACE_RESUME;
-	}
-	return sa | UTRACE_RESUME;
+	if (!s->joined || !p || !p->active || p->gone ||
+	    ev->type == UTRACE_EVENT(DEATH))
+		return NULL;
+	return gthr_add(s, p, ev->tid);
 }
 
-static const struct utrace_engine_ops last_ops = {
-	.report_signal = l_signal,
-};
-
-/* -- Attaching --------------------------------------------------------------- */
-
-static unsigned long first_events(const struct gthr *g)
+static void on_record(struct gdbstub *s, const struct utrace_event *ev)
 {
-	const struct gdbstub *s = g->s;
-	unsigned long ev;
+	struct gthr *g, *old;
 
-	if (!g->p->active)
-		return UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP);
-	ev = UTRACE_EVENT(QUIESCE) | UTRACE_EVENT_SIGNAL_ALL |
-	     UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) |
-	     UTRACE_EVENT(DEATH) | UTRACE_EVENT(REAP);
+	if (ev->type == UTRACE_EVENT(EXEC) && ev->former_tid != ev->tid) {
+		/* A thread that was not the leader has the leader's id now. */
+		old = gthr_find(s, ev->tid);
+		g = gthr_find(s, ev->former_tid);
+		if (old && g && old != g) {
+			gthr_unlink(s, old);
+			free(old->snap);
+			free(old);
+		}
+		if (g)
+			g->tid = ev->tid;
+	}
+	g = gthr_find(s, ev->tid);
+	if (!g)
+		g = adopt(s, ev);
+	if (!g) {
+		if (ev->held) {
+			/* Not a thread gdb debugs: as if we were not there. */
+			struct utrace_reply r = { .size = sizeof(r),
+				.action = UTRACE_RESUME | ev->action };
+
+			utrace_queue_reply(s->q, ev->id, &r);
+		}
+		return;
+	}
+	if (ev->held) {
+		g->hid = ev->id;
+		g->htype = ev->type;
+		g->hact = ev->action;
+		g->step_rec = ev->type == UTRACE_EVENT(SIGNAL) &&
+			      ev->info.si_signo == SIGTRAP &&
+			      utrace_signal_action(ev->action) ==
+			      UTRACE_SIGNAL_REPORT;
+	}
+	if (ev->type == UTRACE_EVENT(DEATH)) {
+		on_death(s, g, ev);
+		return;
+	}
+	if (!g->p->active) {
+		pass_on(g);
+		set_stopped(g);
+		return;
+	}
+	if (ev->type == 0)
+		on_stopped(g);
+	else if (ev->type & UTRACE_EVENT_SIGNAL_ALL)
+		on_signal(g, ev);
+	else if (ev->type == UTRACE_EVENT(SYSCALL_ENTRY))
+		on_syscall(g, ev, true);
+	else if (ev->type == UTRACE_EVENT(SYSCALL_EXIT))
+		on_syscall(g, ev, false);
+	else if (ev->type == UTRACE_EVENT(CLONE))
+		on_clone(g, ev);
+	else if (ev->type == UTRACE_EVENT(EXEC))
+		on_exec(s, g, ev);
+	else
+		pass_on(g);
+	/* on_clone may have dropped g with its process: look again. */
+	for (old = s->threads; old; old = old->next)
+		if (old == g)
+			set_stopped(g);
+}
+
+/* Every record that waits; the loop's records are read without waiting. */
+static int read_records(struct gdbstub *s)
+{
+	struct utrace_event ev = { .size = sizeof(ev) };
+	int r, n = 0;
+
+	while ((r = utrace_queue_next(s->q, &ev, 0)) == 1) {
+		on_record(s, &ev);
+		n++;
+	}
+	return r < 0 ? r : n;
+}
+
+/* -- Watching ----------------------------------------------------------------- */
+
+static unsigned long watch_events(const struct gdbstub *s)
+{
+	unsigned long ev = UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(CLONE) |
+			   UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH);
+
 	if (s->catch_on)
 		ev |= UTRACE_EVENT_SYSCALL;
 	return ev;
 }
 
-static void set_syscall_events(struct gdbstub *s, struct gthr *g)
+/*
+ * Watch @tid (local: one thread, right after utrace's keeper, before the
+ * printer) or the whole process @tid (joined), with the masks gdb's
+ * catchpoints ask for.  Everything but DEATH is held.
+ */
+static int watch(struct gdbstub *s, pid_t tid)
 {
+	unsigned long ev = watch_events(s);
+	unsigned flags = 0;
+	int err;
+
+	if (s->joined)
+		flags = UTRACE_WATCH_PROCESS | UTRACE_WATCH_FIRST;
+	err = utrace_queue_watch(s->q, tid, flags, ev,
+				 ev & ~UTRACE_EVENT(DEATH));
+	if (err)
+		return err;
 	if (s->catch_on && !s->catch_any)
-		utrace_set_syscalls(g->first, s->catch_nrs, s->catch_n);
-	else
-		utrace_set_syscalls(g->first, NULL, 0);
-	utrace_set_events(g->first, first_events(g));
+		return utrace_queue_set_syscalls(s->q, tid, s->catch_nrs,
+						 s->catch_n);
+	return utrace_queue_set_syscalls(s->q, tid, NULL, 0);
+}
+
+static struct gthr *gthr_add(struct gdbstub *s, struct gproc *p, pid_t tid)
+{
+	struct gthr *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	g->s = s;
+	g->p = p;
+	g->tid = tid;
+	g->next = s->threads;
+	s->threads = g;
+	return g;
 }
 
 /* The parent process of @pid, from /proc/PID/stat. */
@@ -1236,12 +1335,14 @@ static pid_t parent_of(pid_t pid)
 /*
  * The process a new thread belongs to for gdb: a process gdb debugs, or,
  * with fork-events, a new child of one (-f attaches the child's engines
- * before its parent's clone report).
+ * before its parent's clone report).  *fresh: a new fork child.
  */
-static struct gproc *proc_for(struct gdbstub *s, pid_t tid, pid_t tgid)
+static struct gproc *proc_for(struct gdbstub *s, pid_t tid, pid_t tgid,
+			      bool *fresh)
 {
 	struct gproc *p = gproc_find(s, tgid), *pp;
 
+	*fresh = false;
 	if (p)
 		return p->active && !p->gone ? p : NULL;
 	if (!s->fork_events || tid != tgid)
@@ -1249,72 +1350,38 @@ static struct gproc *proc_for(struct gdbstub *s, pid_t tid, pid_t tgid)
 	pp = gproc_find(s, parent_of(tid));
 	if (!pp || !pp->active)
 		return NULL;
+	*fresh = true;
 	return gproc_new(s, tgid);
 }
 
-int gdbstub_attach_first(struct gdbstub *s, pid_t tid, pid_t tgid)
+int gdbstub_attach(struct gdbstub *s, pid_t tid, pid_t tgid)
 {
 	struct gproc *p;
 	struct gthr *g;
+	bool fresh;
 	int err;
 
-	if (!s || !s->active || gthr_find(s, tid))
+	if (!s || !s->active || s->joined || gthr_find(s, tid))
 		return 0;
-	p = proc_for(s, tid, tgid);
+	p = proc_for(s, tid, tgid, &fresh);
 	if (!p)
 		return 0;
-	g = calloc(1, sizeof(*g));
+	g = gthr_add(s, p, tid);
 	if (!g)
 		return -ENOMEM;
-	g->s = s;
-	g->p = p;
-	g->tid = tid;
-	err = utrace_attach(s->t, tid, UTRACE_ATTACH_CREATE |
-			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
-			    &first_ops, g, &g->first);
+	err = watch(s, tid);
 	if (err) {
+		gthr_unlink(s, g);
 		free(g);
 		/* A fork child's record, made for this thread only. */
 		if (p != s->procs && !gproc_has_threads(s, p))
 			gproc_free(s, p);
 		return err;
 	}
-	/* The attachment keeps the engine; the pointer is good until reap. */
-	utrace_engine_put(g->first);
-	g->next = s->threads;
-	s->threads = g;
-	set_syscall_events(s, g);
+	/* A fork child gdb may be told about: held from birth. */
+	if (fresh)
+		utrace_queue_stop(s->q, tgid, 0);
 	return 0;
-}
-
-int gdbstub_attach_last(struct gdbstub *s, pid_t tid, pid_t tgid)
-{
-	struct gthr *g;
-	int err;
-
-	if (!s || !s->active)
-		return 0;
-	g = gthr_find(s, tid);
-	if (!g || g->last || g->p->pid != tgid)
-		return 0;
-	err = utrace_attach(s->t, tid, UTRACE_ATTACH_CREATE |
-			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
-			    &last_ops, g, &g->last);
-	if (err)
-		return err;
-	utrace_engine_put(g->last);
-	/* QUIESCE: the REPORT pass of an interrupt visits QUIESCE engines only. */
-	return utrace_set_events(g->last, UTRACE_EVENT_SIGNAL_ALL |
-				 UTRACE_EVENT(QUIESCE));
-}
-
-static int attach_pair(struct gdbstub *s, pid_t tid, pid_t tgid)
-{
-	int err = gdbstub_attach_first(s, tid, tgid);
-
-	if (!err)
-		err = gdbstub_attach_last(s, tid, tgid);
-	return err;
 }
 
 /* -- Leaving -------------------------------------------------------------- */
@@ -1333,15 +1400,33 @@ static void close_client(struct gdbstub *s)
 	s->inlen = 0;
 }
 
-/* Let a thread of a process gdb no longer debugs go. */
+/*
+ * Let a thread of a process gdb no longer debugs go: the queue's engine
+ * leaves it (at once, or with the reply to its held record, which says
+ * what becomes of a held signal).
+ */
 static void drop_thread(struct gthr *g)
 {
 	struct gdbstub *s = g->s;
 	struct gproc *p = g->p;
 
-	ctl(s, g->first, UTRACE_DETACH);
-	if (g->last)
-		ctl(s, g->last, UTRACE_DETACH);
+	if (g->hid && !g->dead) {
+		uint32_t sa = 0;
+		siginfo_t *info = NULL;
+
+		if (g->step_rec || g->own)
+			sa = UTRACE_SIGNAL_REPORT;	/* our trap */
+		else if (g->htype & UTRACE_EVENT_SIGNAL_ALL)
+			sa = g->hact;
+		if (g->drop_sig)
+			sa = g->drop_sig == 1 ? UTRACE_SIGNAL_IGN :
+			     UTRACE_SIGNAL_DELIVER;
+		if (g->drop_sig > 1)
+			info = &g->ev_info;
+		reply(g, UTRACE_DETACH | sa, info);
+	} else if (!g->dead) {
+		utrace_queue_unwatch(s->q, g->tid, 0);
+	}
 	gthr_unlink(s, g);
 	free(g->snap);
 	free(g);
@@ -1349,11 +1434,13 @@ static void drop_thread(struct gthr *g)
 		gproc_free(s, p);
 }
 
+static void dr_apply(struct gthr *g);
+
 /*
  * gdb detached from p (or went away) with every thread held: take
  * breakpoints and watchpoints out, pass the signals gdb would pass, and
- * let the process run on under the other engines.  The stub's engines
- * leave at once, or, on a thread with a signal to pass, after it.
+ * let the process run on under the other engines.  The queue leaves
+ * every thread of p (a held one with its reply).
  */
 static void let_go_proc(struct gdbstub *s, struct gproc *p)
 {
@@ -1361,14 +1448,18 @@ static void let_go_proc(struct gdbstub *s, struct gproc *p)
 			     NULL;
 	struct gthr *g, *next;
 	struct swbp *b;
+	pid_t pid = p->pid;
 
 	for (g = s->threads; g; g = g->next)
-		if (g->p == p && usable(g) && g->stopped)
+		if (g->p == p && usable(g) && g->stopped && !g->vfork_wait)
 			break;
 	/* Memory shared with a vfork peer gdb still debugs stays as it is. */
 	for (b = p->bps; b; b = b->next)
-		if (g && !(peer && peer->active))
-			utrace_mem_write(mem_engine(g), b->addr, &b->orig, 1);
+		if (g && !(peer && peer->active)) {
+			struct utrace_iov iov = { b->addr, &b->orig, 1 };
+
+			utrace_queue_mem_writev(s->q, g->tid, &iov, 1);
+		}
 	if (peer && peer->vfork_peer == p->pid)
 		peer->vfork_peer = 0;
 	p->vfork_peer = 0;
@@ -1380,32 +1471,26 @@ static void let_go_proc(struct gdbstub *s, struct gproc *p)
 			continue;
 		if (g->stopped)
 			dr_apply(g);
+		/* A signal gdb stopped for: passed as gdb would, or dropped. */
+		g->drop_sig = 0;
 		if (g->ev_has_info && g->ev_sig > 0 && g->ev_sig <= 64 &&
-		    s->pass[g->ev_sig] && g->last && p->active) {
-			g->inj = g->ev_info;
-			g->inject = true;
-			ctl(s, g->last, UTRACE_INTERRUPT);
-		}
+		    (g->htype & UTRACE_EVENT_SIGNAL_ALL) && !g->step_rec &&
+		    !g->own)
+			g->drop_sig = s->pass[g->ev_sig] ? 2 : 1;
 	}
 	p->active = false;
 	for (g = s->threads; g; g = next) {
 		next = g->next;
 		if (g->p != p)
 			continue;
-		g->want_stop = g->stopped = g->step = false;
-		g->ev = GEV_NONE;
+		g->want_stop = g->step = false;
 		g->vfork_wait = false;
 		free(g->snap);
 		g->snap = NULL;
-		if (g->dead)
-			continue;
-		if (!g->inject && p != s->procs) {
-			drop_thread(g);	/* may free p */
-			continue;
-		}
-		utrace_set_events(g->first, first_events(g));
-		ctl(s, g->first, UTRACE_RESUME);
+		drop_thread(g);	/* may free p */
 	}
+	utrace_queue_resume(s->q, pid);
+	s->kick = true;
 }
 
 /* gdb detached from everything or went away: the stub is done. */
@@ -1518,26 +1603,31 @@ static unsigned long long *gp_slot(struct user_regs_struct *r, int n)
 
 static int regs_load(struct gthr *g, struct regset *rs)
 {
+	struct utrace_queue *q = g->s->q;
 	ssize_t n;
 	int err;
 
 	if (g->vfork_wait) {
 		if (!g->snap)
+			g->snap = snap_take(g);
+		if (!g->snap)
 			return -EBUSY;
 		*rs = *g->snap;
 		return 0;
 	}
-	err = utrace_regs_get(g->first, &rs->gp);
+	err = utrace_queue_regs_get(q, g->tid, &rs->gp);
 	if (err)
 		return err;
 	memset(rs->xs, 0, sizeof(rs->xs));
 	rs->have_xs = true;
-	n = utrace_regset_get(g->first, NT_X86_XSTATE, rs->xs, sizeof(rs->xs));
+	n = utrace_queue_regset_get(q, g->tid, NT_X86_XSTATE, rs->xs,
+				    sizeof(rs->xs));
 	if (n > 0) {
 		rs->xlen = (size_t)n;
 	} else {
 		rs->xlen = 0;
-		if (utrace_regset_get(g->first, NT_PRFPREG, rs->xs, 512) < 0)
+		if (utrace_queue_regset_get(q, g->tid, NT_PRFPREG, rs->xs,
+					    512) < 0)
 			rs->have_xs = false;
 	}
 	return 0;
@@ -1545,13 +1635,14 @@ static int regs_load(struct gthr *g, struct regset *rs)
 
 static int regs_store(struct gthr *g, struct regset *rs, bool gp, bool xs)
 {
+	struct utrace_queue *q = g->s->q;
 	ssize_t n;
 	int err = 0;
 
 	if (g->vfork_wait)
 		return -EBUSY;	/* not stopped before vfork returns */
 	if (gp)
-		err = utrace_regs_set(g->first, &rs->gp);
+		err = utrace_queue_regs_set(q, g->tid, &rs->gp);
 	if (!err && xs && rs->have_xs) {
 		if (rs->xlen) {
 			uint64_t bv;
@@ -1560,10 +1651,11 @@ static int regs_store(struct gthr *g, struct regset *rs, bool gp, bool xs)
 			memcpy(&bv, rs->xs + 512, 8);
 			bv |= 7;
 			memcpy(rs->xs + 512, &bv, 8);
-			n = utrace_regset_set(g->first, NT_X86_XSTATE, rs->xs,
-					      rs->xlen);
+			n = utrace_queue_regset_set(q, g->tid, NT_X86_XSTATE,
+						    rs->xs, rs->xlen);
 		} else {
-			n = utrace_regset_set(g->first, NT_PRFPREG, rs->xs, 512);
+			n = utrace_queue_regset_set(q, g->tid, NT_PRFPREG,
+						    rs->xs, 512);
 		}
 		if (n < 0)
 			err = (int)n;
@@ -1571,15 +1663,30 @@ static int regs_store(struct gthr *g, struct regset *rs, bool gp, bool xs)
 	return err;
 }
 
-/* A vfork parent's registers, read in its clone report. */
+/*
+ * A vfork parent's registers while it waits for its child (it runs, in
+ * the kernel): the held child's, made at the vfork from the parent's,
+ * with the parent's rax of a syscall stop.  Taken once the child is held
+ * (before gdb hears of the vfork), kept until the parent runs again.
+ */
 static struct regset *snap_take(struct gthr *g)
 {
-	struct regset *rs = malloc(sizeof(*rs));
+	struct regset *rs;
+	struct gthr *c;
 
-	if (rs && regs_load(g, rs) < 0) {
+	for (c = g->s->threads; c; c = c->next)
+		if (c->p->pid == g->p->vfork_peer && c->tid == c->p->pid &&
+		    usable(c) && c->stopped && !c->vfork_wait)
+			break;
+	if (!c)
+		return NULL;
+	rs = malloc(sizeof(*rs));
+	if (rs && regs_load(c, rs) < 0) {
 		free(rs);
 		rs = NULL;
 	}
+	if (rs)
+		rs->gp.rax = (unsigned long long)-ENOSYS;
 	return rs;
 }
 
@@ -2050,7 +2157,7 @@ static void do_read_mem(struct gdbstub *s, const char *p)
 		send_error(s, 12);
 		return;
 	}
-	n = len ? utrace_mem_read(mem_engine(g), addr, buf, len) : 0;
+	n = len ? mem_rw(g, addr, buf, len, false) : 0;
 	if (n < 0 || (n == 0 && len)) {
 		send_error(s, 14);
 	} else {
@@ -2076,7 +2183,7 @@ static int write_mem(struct gdbstub *s, struct gthr *g, uint64_t addr,
 			b->orig = buf[b->addr - addr];
 			buf[b->addr - addr] = 0xcc;
 		}
-	n = len ? utrace_mem_write(mem_engine(g), addr, buf, len) : 0;
+	n = len ? mem_rw(g, addr, buf, len, true) : 0;
 	return n == (ssize_t)len ? 0 : -EFAULT;
 }
 
@@ -2173,8 +2280,8 @@ static void do_point(struct gdbstub *s, const char *p, bool insert)
 			}
 			b = calloc(1, sizeof(*b));
 			if (!b ||
-			    utrace_mem_read(mem_engine(g), addr, &b->orig, 1) != 1 ||
-			    utrace_mem_write(mem_engine(g), addr, &cc, 1) != 1) {
+			    mem_rw(g, addr, &b->orig, 1, false) != 1 ||
+			    mem_rw(g, addr, &cc, 1, true) != 1) {
 				free(b);
 				send_error(s, 14);
 				return;
@@ -2183,7 +2290,7 @@ static void do_point(struct gdbstub *s, const char *p, bool insert)
 			b->next = pr->bps;
 			pr->bps = b;
 		} else if (b) {
-			utrace_mem_write(mem_engine(g), addr, &b->orig, 1);
+			mem_rw(g, addr, &b->orig, 1, true);
 			for (pp = &pr->bps; *pp != b; pp = &(*pp)->next)
 				;
 			*pp = b->next;
@@ -2243,43 +2350,57 @@ static bool pending(struct gdbstub *s, struct gthr *g)
 	return true;
 }
 
+/*
+ * What gdb said of a held thread: its held record is replied to (a held
+ * signal delivered, another one instead, or dropped; our own traps are
+ * no signal), a signal to send without one goes by tgkill and is
+ * delivered as gdb said when it comes.  The release is resume()'s.
+ */
 static void resume_thread(struct gthr *g, struct action *a)
 {
+	siginfo_t si;
+
 	if (!usable(g))
 		return;
 	dr_apply(g);
-	if (a->sig && g->last) {
+	g->step = a->a == 's' && !g->vfork_wait;
+	if (a->sig) {
 		if (g->ev_has_info && g->ev_info.si_signo == a->sig) {
-			g->inj = g->ev_info;
+			si = g->ev_info;
 		} else {
-			memset(&g->inj, 0, sizeof(g->inj));
-			g->inj.si_signo = a->sig;
-			g->inj.si_code = SI_USER;
+			memset(&si, 0, sizeof(si));
+			si.si_signo = a->sig;
+			si.si_code = SI_USER;
 		}
-		g->inject = true;
-		ctl(g->s, g->last, UTRACE_INTERRUPT);
+	}
+	if (g->hid && (g->htype & UTRACE_EVENT_SIGNAL_ALL) && !g->step_rec &&
+	    !g->own) {
+		if (a->sig)
+			reply(g, UTRACE_SIGNAL_DELIVER | go(g), &si);
+		else
+			reply(g, UTRACE_SIGNAL_IGN | go(g), NULL);
+	} else {
+		if (a->sig) {
+			g->inj_sig = a->sig;
+			g->inj = si;
+			syscall(SYS_tgkill, g->p->pid, g->tid, a->sig);
+		}
+		reply(g, (g->hid && (g->htype & UTRACE_EVENT_SIGNAL_ALL) ?
+			  UTRACE_SIGNAL_REPORT : 0) | go(g), NULL);
 	}
 	g->ev_has_info = false;
 	g->si_valid = false;
 	g->want_stop = false;
-	g->stopped = false;
-	g->step = a->a == 's';
 	g->ev = GEV_NONE;
-	if (g->vfork_wait) {
-		/* Its STOP stays: it reports vforkdone at vfork's exit. */
-		g->step = false;
-		return;
-	}
-	ctl(g->s, g->first, g->step ? UTRACE_SINGLESTEP : UTRACE_RESUME);
+	set_stopped(g);
 }
 
 /* Apply per-thread actions (index parallel to the thread list). */
 static void resume(struct gdbstub *s, struct action *acts, size_t n)
 {
 	struct gthr *g;
-	size_t i;
-
 	struct gproc *p = ended(s);
+	size_t i;
 
 	s->asked = true;
 	if (p) {
@@ -2294,6 +2415,14 @@ static void resume(struct gdbstub *s, struct action *acts, size_t n)
 	}
 	s->waiting = true;
 	for (g = s->threads, i = 0; g && i < n; g = g->next, i++)
+		if (acts[i].a && usable(g) && g->vfork_wait && g->allstop) {
+			/* At vfork's exit already: the child let go. */
+			vfork_end(g);
+			reply(g, UTRACE_RESUME, NULL);
+			g->ev = GEV_VFORKDONE;
+			g->want_stop = true;
+		}
+	for (g = s->threads, i = 0; g && i < n; g = g->next, i++)
 		if (acts[i].a && pending(s, g)) {
 			/* As gdbserver: report it instead of resuming. */
 			s->stopping = true;
@@ -2303,6 +2432,34 @@ static void resume(struct gdbstub *s, struct action *acts, size_t n)
 	for (g = s->threads, i = 0; g && i < n; g = g->next, i++)
 		if (acts[i].a)
 			resume_thread(g, &acts[i]);
+	/*
+	 * The release: each thread out of its process's stop (a reply given
+	 * meanwhile is carried out then); a vfork parent stays in it, to be
+	 * seen stopped at vfork's exit.  A process all of whose threads go
+	 * leaves its stop, so that new threads are not held from birth.
+	 */
+	for (p = s->procs; p; p = p->next) {
+		bool all = true;
+
+		if (!p->active || p->gone)
+			continue;
+		for (g = s->threads, i = 0; g && i < n; g = g->next, i++) {
+			if (g->p != p || !usable(g))
+				continue;
+			if (!acts[i].a || g->vfork_wait) {
+				all = false;
+				continue;
+			}
+			if (g->allstop)
+				utrace_queue_resume_thread(s->q, g->tid,
+							   go(g));
+			g->allstop = false;
+			set_stopped(g);
+		}
+		if (all)
+			utrace_queue_resume(s->q, p->pid);
+	}
+	s->kick = true;
 }
 
 static size_t nthreads(struct gdbstub *s)
@@ -2386,9 +2543,9 @@ static void do_old_resume(struct gdbstub *s, const char *p)
 		if (g) {
 			struct user_regs_struct r;
 
-			if (utrace_regs_get(g->first, &r) == 0) {
+			if (utrace_queue_regs_get(s->q, g->tid, &r) == 0) {
 				r.rip = addr;
-				utrace_regs_set(g->first, &r);
+				utrace_queue_regs_set(s->q, g->tid, &r);
 			}
 		}
 	}
@@ -2458,9 +2615,17 @@ static void do_catch_syscalls(struct gdbstub *s, const char *p)
 	free(s->catch_nrs);
 	s->catch_nrs = nrs;
 	s->catch_n = n;
-	for (g = s->threads; g; g = g->next)
-		if (!g->dead)
-			set_syscall_events(s, g);
+	if (s->joined) {
+		struct gproc *pr;
+
+		for (pr = s->procs; pr; pr = pr->next)
+			if (pr->active && !pr->gone)
+				watch(s, pr->pid);
+	} else {
+		for (g = s->threads; g; g = g->next)
+			if (usable(g))
+				watch(s, g->tid);
+	}
 	send_packet(s, "OK");
 }
 
@@ -2624,9 +2789,10 @@ static void do_supported(struct gdbstub *s, const char *p)
 {
 	struct sbuf b = { 0 };
 
-	s->fork_events = strstr(p, ":fork-events+") ||
-			 strstr(p, ";fork-events+");
-	s->vfork_events = strstr(p, "vfork-events+") != NULL;
+	/* Joined, children are the other tracer's: no fork events. */
+	s->fork_events = !s->joined && (strstr(p, ":fork-events+") ||
+					strstr(p, ";fork-events+"));
+	s->vfork_events = !s->joined && strstr(p, "vfork-events+") != NULL;
 	s->exec_events = strstr(p, "exec-events+") != NULL;
 	s->multiprocess = strstr(p, "multiprocess+") != NULL;
 	sb_puts(&b, "PacketSize=4000;QPassSignals+;QCatchSyscalls+;"
@@ -3204,12 +3370,37 @@ static void check_stopped(struct gdbstub *s)
 		parse_input(s);	/* what gdb sent meanwhile */
 }
 
+/* The queue's records, then what they bring, until quiet. */
+static int settle(struct gdbstub *s, int *dispatched)
+{
+	int i, r;
+
+	for (i = 0; i < 16; i++) {
+		if (!s->joined) {
+			r = utrace_dispatch(s->t, 0);
+			if (r < 0)
+				return r;
+			*dispatched += r;
+		}
+		s->kick = false;
+		r = read_records(s);
+		if (r < 0)
+			return r;
+		check_stopped(s);
+		if (!s->kick && !r)
+			break;
+	}
+	return 0;
+}
+
 int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 {
-	struct pollfd pf[3];
-	int n = 0, r, li = -1, ci = -1, i;
+	struct pollfd pf[4];
+	int n = 0, r = 0, err, li = -1, ci = -1;
 
-	pf[n++] = (struct pollfd){ utrace_fd(s->t), POLLIN, 0 };
+	if (!s->joined)
+		pf[n++] = (struct pollfd){ utrace_fd(s->t), POLLIN, 0 };
+	pf[n++] = (struct pollfd){ utrace_queue_fd(s->q), POLLIN, 0 };
 	if (s->lfd >= 0) {
 		li = n;
 		pf[n++] = (struct pollfd){ s->lfd, POLLIN, 0 };
@@ -3221,26 +3412,15 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 	if (poll(pf, (nfds_t)n, s->kick ? 0 : timeout_ms) < 0 &&
 	    errno != EINTR)
 		return -errno;
-	s->kick = false;
-	r = utrace_dispatch(s->t, 0);
-	check_stopped(s);
+	err = settle(s, &r);
 	if (ci >= 0 && pf[ci].revents && s->cfd >= 0)
 		client_read(s);
 	if (li >= 0 && (pf[li].revents & POLLIN) && s->lfd >= 0)
 		accept_client(s);
-	/* What the packets asked for, and what that brings, until quiet. */
-	for (i = 0; i < 16 && s->kick && r >= 0; i++) {
-		int r2;
-
-		s->kick = false;
-		r2 = utrace_dispatch(s->t, 0);
-		if (r2 < 0)
-			r = r2;
-		else
-			r += r2;
-		check_stopped(s);
-	}
-	return r;
+	/* What the packets asked for, and what that brings. */
+	if (!err)
+		err = settle(s, &r);
+	return err < 0 ? err : r;
 }
 
 /* -- Setting up ----------------------------------------------------------- */
@@ -3311,15 +3491,13 @@ static int listen_on(struct gdbstub *s, const char *addr)
 	return 0;
 }
 
-int gdbstub_new(struct utrace_tracer *t, const char *addr,
-		struct gdbstub **out)
+static int stub_new(const char *addr, struct gdbstub **out)
 {
 	struct gdbstub *s = calloc(1, sizeof(*s));
 	int err;
 
 	if (!s)
 		return -ENOMEM;
-	s->t = t;
 	s->lfd = s->cfd = -1;
 	err = listen_on(s, addr);
 	if (err) {
@@ -3327,6 +3505,40 @@ int gdbstub_new(struct utrace_tracer *t, const char *addr,
 		return err;
 	}
 	*out = s;
+	return 0;
+}
+
+int gdbstub_new(struct utrace_tracer *t, const char *addr,
+		struct gdbstub **out)
+{
+	struct utrace_queue *q;
+	int err = utrace_queue_new(t, &q);
+
+	if (err)
+		return err;
+	err = stub_new(addr, out);
+	if (err) {
+		utrace_queue_free(q);
+		return err;
+	}
+	(*out)->t = t;
+	(*out)->q = q;
+	return 0;
+}
+
+int gdbstub_join(struct gdbstub *s, pid_t pid)
+{
+	struct utrace_queue *q;
+	int err = utrace_queue_connect(pid, &q);
+
+	if (err)
+		return err;
+	/* Nothing is watched locally yet; freed before utrace's tracer. */
+	utrace_queue_free(s->q);
+	s->q = q;
+	s->t = NULL;
+	s->joined = true;
+	s->host = NULL;		/* no vRun, no vAttach */
 	return 0;
 }
 
@@ -3375,26 +3587,36 @@ int gdbstub_set_host(struct gdbstub *s, const struct gdbstub_host *host,
 	return 0;
 }
 
-/* -p, vAttach: every thread of the process, then hold them all. */
+/*
+ * -p, vAttach: every thread of the process, then hold them all.  Locally
+ * utrace attached them (gdbstub_attach watched each); joined, the queue
+ * watches the whole process and follows its new threads.
+ */
 static int start_proc(struct gdbstub *s, struct gproc *p)
 {
 	char path[64];
 	struct dirent *de;
 	struct gthr *g;
 	DIR *d;
+	int err;
 
 	if (p->wait_exec)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
-	d = opendir(path);
-	if (d) {
-		while ((de = readdir(d))) {
-			pid_t tid = (pid_t)atoi(de->d_name);
+	if (s->joined) {
+		err = watch(s, p->pid);
+		if (err)
+			return err;
+		snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
+		d = opendir(path);
+		if (d) {
+			while ((de = readdir(d))) {
+				pid_t tid = (pid_t)atoi(de->d_name);
 
-			if (tid > 0 && !gthr_find(s, tid))
-				attach_pair(s, tid, p->pid);
+				if (tid > 0 && !gthr_find(s, tid))
+					gthr_add(s, p, tid);
+			}
+			closedir(d);
 		}
-		closedir(d);
 	}
 	g = gthr_find(s, p->pid);
 	if (!g)
@@ -3420,12 +3642,15 @@ void gdbstub_free(struct gdbstub *s)
 {
 	if (!s)
 		return;
+	/* Breakpoints out, held signals settled, the queue's engines gone. */
+	if (s->active)
+		let_go(s);
+	utrace_queue_free(s->q);
 	close_client(s);
 	if (s->lfd >= 0)
 		close(s->lfd);
 	if (s->upath)
 		unlink(s->upath);
-	/* After utrace_tracer_free(): no callback can come any more. */
 	while (s->threads) {
 		struct gthr *g = s->threads;
 

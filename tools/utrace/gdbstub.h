@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * utrace --gdb: gdb's remote serial protocol served from two libutrace
- * engines per thread of the debugged process, beside the printer and the
- * other engines of utrace (see gdbstub.c for the design).
+ * utrace --gdb: gdb's remote serial protocol served from a libutrace
+ * queue (held events, whole-process stop), local to utrace's tracer or
+ * joined to another serving tracer (see gdbstub.c for the design).
  */
 #ifndef UT_GDBSTUB_H
 #define UT_GDBSTUB_H
@@ -17,7 +17,7 @@ struct gdbstub;
  * What extended-remote needs from utrace: start a program (vRun, gdb's
  * run) or attach to a running process (vAttach, gdb's attach) and trace
  * it as utrace traces its own, calling gdbstub_set_process() first and
- * attaching the engines (gdbstub_attach_first/last among them) then.
+ * attaching the engines (gdbstub_attach among them) then.
  * run returns the pid or -errno; attach returns 0 or -errno.
  */
 struct gdbstub_host {
@@ -47,12 +47,17 @@ int gdbstub_set_process(struct gdbstub *s, pid_t pid, bool spawned);
 /* After the engines are attached: with -p, hold every thread for gdb. */
 int gdbstub_start(struct gdbstub *s);
 /*
- * Hooks of attach_engines(): the first engine goes right after the keeper
- * (before the printer, so that breakpoint traps never reach it), the last
- * after every other engine.  Threads of other processes are left alone.
+ * Hook of attach_engines(), right after utrace's keeper (before the
+ * printer, so that breakpoint traps never reach it): the stub's queue
+ * watches the thread if it belongs to a process gdb debugs.
  */
-int gdbstub_attach_first(struct gdbstub *s, pid_t tid, pid_t tgid);
-int gdbstub_attach_last(struct gdbstub *s, pid_t tid, pid_t tgid);
+int gdbstub_attach(struct gdbstub *s, pid_t tid, pid_t tgid);
+/*
+ * -p on a process another serving tracer traces: the stub works through
+ * a queue joined to that tracer (utrace_queue_connect) instead of its
+ * own.  Call before utrace's tracer is freed; no vRun or vAttach then.
+ */
+int gdbstub_join(struct gdbstub *s, pid_t pid);
 /*
  * The loop: wait up to @timeout_ms for the tracer or the gdb connection,
  * then dispatch and serve.  Returns utrace_dispatch()'s result.
@@ -63,7 +68,10 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms);
  * connected: keep calling gdbstub_dispatch() until it leaves.
  */
 bool gdbstub_serving(const struct gdbstub *s);
-/* Close the connection and free the stub; after utrace_tracer_free(). */
+/*
+ * Let go of everything gdb held, close the connection and free the stub;
+ * before utrace_tracer_free() (its queue goes first).
+ */
 void gdbstub_free(struct gdbstub *s);
 
 #endif /* UT_GDBSTUB_H */

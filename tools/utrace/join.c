@@ -284,8 +284,6 @@ static const char *unsupported(const struct options *o)
 		return "-k";
 	if (o->trace_paths.n)
 		return "-P";
-	if (o->gdb)
-		return "--gdb";
 	if (o->timeline)
 		return "--timeline";
 	if (o->detach_execve)

@@ -340,9 +340,9 @@ static int attach_engines(struct cli *cli, pid_t tid, pid_t tgid)
 	 */
 	if (!err)
 		err = utrace_emulate_ptrace(cli->tracer, tid);
-	/* gdb's first engine before the printer: it hides its own traps. */
+	/* gdb's queue before the printer: it hides its own traps. */
 	if (!err && cli->gdb)
-		gdbstub_attach_first(cli->gdb, tid, tgid);
+		gdbstub_attach(cli->gdb, tid, tgid);
 	if (!err && cli->injector)
 		err = injector_attach(cli->injector, cli->tracer, tid);
 	if (!err && cli->counter)
@@ -351,8 +351,6 @@ static int attach_engines(struct cli *cli, pid_t tid, pid_t tgid)
 		err = printer_attach(cli->printer, cli->tracer, tid, tgid);
 	if (!err && cli->timeline)
 		err = timeline_attach(cli->timeline, cli->tracer, tid);
-	if (!err && cli->gdb)
-		gdbstub_attach_last(cli->gdb, tid, tgid);
 	return err;
 }
 
@@ -834,10 +832,11 @@ static void say_joiners(struct cli *cli, const char *why)
 static void tracer_end(struct cli *cli)
 {
 	break_tracer = NULL;
-	utrace_tracer_free(cli->tracer);
-	cli->tracer = NULL;
+	/* The stub's queue goes before its tracer. */
 	gdbstub_free(cli->gdb);
 	cli->gdb = NULL;
+	utrace_tracer_free(cli->tracer);
+	cli->tracer = NULL;
 }
 
 static void detach_all(struct cli *cli)
@@ -870,6 +869,39 @@ static bool output_failed(struct cli *cli)
 }
 
 /*
+ * --gdb -p PID on a process that another tracer serves: gdb's stub works
+ * through a queue joined to that tracer; utrace prints nothing itself
+ * (the other tracer's log goes on).  Returns utrace's exit status, or
+ * -EPERM when it could not join.
+ */
+static int gdb_join(struct cli *cli, pid_t pid)
+{
+	struct gdbstub *s = cli->gdb;
+	int err = gdbstub_join(s, pid);
+
+	if (err) {
+		if (err != -ECONNREFUSED)
+			fprintf(stderr, "utrace: --gdb: join the tracer of %d: "
+				"%s\n", pid, strerror(-err));
+		return -EPERM;
+	}
+	cli->gdb = NULL;
+	tracer_end(cli);
+	fprintf(stderr, "utrace: --gdb: joined the tracer of process %d\n",
+		pid);
+	if (gdbstub_start(s) < 0) {
+		fprintf(stderr, "utrace: --gdb: no thread to debug\n");
+		gdbstub_free(s);
+		return 1;
+	}
+	while (!interrupted && gdbstub_serving(s))
+		if (gdbstub_dispatch(s, -1) < 0)
+			break;
+	gdbstub_free(s);
+	return 0;
+}
+
+/*
  * utrace -p PID on a process that another tracer traces: when that
  * tracer serves, join it and print from there.  Returns utrace's exit
  * status, or -EPERM when it could not (to be said as an attach failure).
@@ -881,6 +913,8 @@ static int join_other(struct cli *cli, pid_t pid)
 
 	if (tp <= 0 || tp == getpid())
 		return -EPERM;
+	if (cli->gdb)
+		return gdb_join(cli, pid);
 	tracer_end(cli);
 	err = join_trace(&cli->opt, cli->printer, cli->out, pid, tp, &sig);
 	if (err == -ENOTSUP)

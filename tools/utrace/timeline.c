@@ -128,7 +128,9 @@ static uint32_t t_signal(uint32_t action, struct utrace_engine *e,
 {
 	enum utrace_signal_action sa = utrace_signal_action(action);
 
-	if (sa != UTRACE_SIGNAL_REPORT && sa != UTRACE_SIGNAL_HANDLER && info)
+	/* HOLD: it comes back (a queue holds it); shown then, once. */
+	if (sa != UTRACE_SIGNAL_REPORT && sa != UTRACE_SIGNAL_HANDLER && info &&
+	    !(action & UTRACE_SIGNAL_HOLD))
 		instant(e, signame(info->si_signo), "signal");
 	return keep(action);
 }
