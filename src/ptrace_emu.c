@@ -23,6 +23,7 @@
  * tracer has not yet collected its death.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -685,17 +686,42 @@ struct preq {
 	uint64_t addr, data;
 };
 
+/*
+ * The inner tracer's memory, as the kernel's copies to and from user
+ * memory see it: process_vm_writev/readv respect the page protections (a
+ * read-only buffer is EFAULT), where utrace_mem_write would go through
+ * /proc/PID/mem and write it anyway.  Only when those calls are refused
+ * altogether is the library's access used.
+ */
+static long user_xfer(struct pe_thread *p, uint64_t addr, void *buf,
+		      size_t len, bool write)
+{
+	struct iovec local = { buf, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n;
+
+	if (!len)
+		return 0;
+	n = write ? process_vm_writev(p->tid, &local, 1, &remote, 1, 0) :
+		    process_vm_readv(p->tid, &local, 1, &remote, 1, 0);
+	if (n == (ssize_t)len)
+		return 0;
+	if (n >= 0 || errno == EFAULT)
+		return -EFAULT;
+	n = write ? utrace_mem_write(p->e, addr, buf, len) :
+		    utrace_mem_read(p->e, addr, buf, len);
+	return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
 static long put(struct pe_thread *p, uint64_t addr, const void *buf,
 		size_t len)
 {
-	return utrace_mem_write(p->e, addr, buf, len) == (ssize_t)len ?
-	       0 : -EFAULT;
+	return user_xfer(p, addr, (void *)buf, len, true);
 }
 
 static long get(struct pe_thread *p, uint64_t addr, void *buf, size_t len)
 {
-	return utrace_mem_read(p->e, addr, buf, len) == (ssize_t)len ?
-	       0 : -EFAULT;
+	return user_xfer(p, addr, buf, len, false);
 }
 
 static int regs_of(struct pe_thread *q, struct user_regs_struct *r)
@@ -1028,7 +1054,44 @@ static long do_arch_prctl(struct preq *r, struct pe_thread *q)
 	}
 }
 
-/* Run the inner tracer's ptrace(2): the result, or 1 to let it through. */
+/*
+ * PTRACE_PEEKSIGINFO: the real one on the held thread, into our memory,
+ * then copied out one siginfo at a time as the kernel copies them (a
+ * count once some are written, EFAULT if none could be).
+ */
+static long do_peeksiginfo(struct preq *r, struct pe_thread *q)
+{
+	struct __ptrace_peeksiginfo_args a, b;
+	siginfo_t buf[32];
+	long done = 0, n;
+
+	if (get(r->p, r->addr, &a, sizeof(a)))
+		return -EFAULT;
+	if ((a.flags & ~(uint32_t)PTRACE_PEEKSIGINFO_SHARED) || a.nr < 0)
+		return -EINVAL;
+	if (!stopped_th(q))
+		return -ESRCH;
+	while (done < a.nr) {
+		b = a;
+		b.off = a.off + (uint64_t)done;
+		b.nr = a.nr - done < 32 ? (int32_t)(a.nr - done) : 32;
+		n = ptrace(PTRACE_PEEKSIGINFO, q->tid, &b, buf);
+		if (n < 0)
+			return done ? done : -errno;
+		for (long i = 0; i < n; i++, done++)
+			if (put(r->p, r->data + (uint64_t)done * sizeof(buf[0]),
+				&buf[i], sizeof(buf[0])))
+				return done ? done : -EFAULT;
+		if (n < b.nr)
+			break;
+	}
+	return done;
+}
+
+/* do_ptrace: not ours, the kernel's (any count or -errno is a result). */
+#define PE_KERNEL	LONG_MIN
+
+/* Run the inner tracer's ptrace(2): the result, or PE_KERNEL. */
 static long do_ptrace(struct preq *r)
 {
 	struct pe_thread *p = r->p, *q;
@@ -1039,7 +1102,7 @@ static long do_ptrace(struct preq *r)
 		return do_traceme(p);
 	q = pe_find_any(p->pe, r->pid);
 	if (!q)
-		return 1;	/* not ours: the kernel's business */
+		return PE_KERNEL;	/* not ours: the kernel's business */
 	if (r->req == PTRACE_ATTACH || r->req == PTRACE_SEIZE)
 		return q->dead ? -ESRCH : do_attach(r, q, r->req == PTRACE_SEIZE);
 	if (!q->tracer || q->tracer_tgid != p->tgid)
@@ -1136,6 +1199,8 @@ static long do_ptrace(struct preq *r)
 		return 0;
 	case PTRACE_GET_SYSCALL_INFO:
 		return do_syscall_info(r, q);
+	case PTRACE_PEEKSIGINFO:
+		return do_peeksiginfo(r, q);
 	case PTRACE_CONT:
 	case PTRACE_SYSCALL:
 	case PTRACE_SINGLESTEP:
@@ -1239,8 +1304,7 @@ static long wait_report(struct pe_thread *p, const struct pwait *w,
 			proc_rusage(q->tgid, &ru);
 		err = put(p, w->rusage, &ru, sizeof(ru));
 	}
-	if (err)
-		return err;
+	/* As the kernel: what the wait took is taken, written or not. */
 	if (!(w->options & WNOWAIT)) {
 		q->waitable = false;
 		if (q->cur.kind == PK_DEATH) {
@@ -1248,10 +1312,10 @@ static long wait_report(struct pe_thread *p, const struct pwait *w,
 
 			forget_tracer(q);
 			pe_maybe_free(q);
-			return w->waitid ? 0 : tid;
+			return err ? err : w->waitid ? 0 : tid;
 		}
 	}
-	return w->waitid ? 0 : q->tid;
+	return err ? err : w->waitid ? 0 : q->tid;
 }
 
 enum { W_PASS = 1, W_HOLD = 2 };
@@ -1340,7 +1404,7 @@ static uint32_t tracer_entry(struct pe_thread *p, uint32_t action)
 				  rg.r10 };
 
 		ret = do_ptrace(&r);
-		if (ret == 1) {
+		if (ret == PE_KERNEL) {
 			p->sys = PS_REAL;
 			return run_vote(p, action & ~UTRACE_SYSCALL_MASK);
 		}
