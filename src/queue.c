@@ -254,6 +254,23 @@ static void qt_set_stepping(struct qthread *qt, int step)
 	utrace_set_events(qt->e, qt_mask(qt));
 }
 
+/*
+ * Whether the thread an all-stop holds is in its ptrace stop now; call it
+ * after utrace_control(UTRACE_STOP) returned 0.  That 0 also covers a
+ * thread that is only decided to stop: a new thread whose first stop has
+ * not come yet (TH_NEW), one the library lets sit in a group stop, and one
+ * in a clone or exec stop, where the engines' STOP is deferred to the
+ * syscall's exit (section "Where a stop takes effect" of utrace(7)).  None
+ * of them is stopped yet: a later scan (utrace__queue_poll) counts them.
+ */
+static bool qt_in_stop(const struct qthread *qt)
+{
+	const struct uthread *th = qt->e->th;
+
+	return th && th->state == TH_STOPPED &&
+	       th->stop != STOP_CLONE && th->stop != STOP_EXEC;
+}
+
 static void dead_id(struct utrace_queue *q, uint64_t id)
 {
 	if (q->ndead == q->dead_cap) {
@@ -657,13 +674,16 @@ static int q_follow(void *arg, pid_t child, pid_t tgid, pid_t parent,
 		free(c);
 		return err;
 	}
-	/* Born into an all-stop: held from birth. */
+	/*
+	 * Born into an all-stop: held from birth, and counted (its type-0
+	 * record) once it is in its first stop, which a new thread usually
+	 * has not reached yet; the next poll looks again.
+	 */
 	s = stop_find(q, c->tgid);
 	if (s) {
 		c->allstop = true;
-		if (!s->done)
-			q->stops_pending++;
-		if (utrace_control(c->e, UTRACE_STOP) == 0) {
+		q->stops_pending++;
+		if (utrace_control(c->e, UTRACE_STOP) == 0 && qt_in_stop(c)) {
 			struct qrec *r;
 			struct utrace_event *ev = rec_begin(c, 0, &r);
 
@@ -862,19 +882,6 @@ struct stop_scan {
 	int count, missing;
 };
 
-/*
- * In a clone or exec stop the engines' STOP is deferred to the syscall's
- * exit (section "Where a stop takes effect" of utrace(7)): the thread
- * still runs to it, so it is not stopped yet.
- */
-static bool deferred_stop(const struct qthread *qt)
-{
-	const struct uthread *th = qt->e->th;
-
-	return th && th->state == TH_STOPPED &&
-	       (th->stop == STOP_CLONE || th->stop == STOP_EXEC);
-}
-
 static void stop_scan_one(struct qthread *qt, void *arg)
 {
 	struct stop_scan *sc = arg;
@@ -887,7 +894,7 @@ static void stop_scan_one(struct qthread *qt, void *arg)
 
 		if (err == -ESRCH)
 			return;
-		if (err || deferred_stop(qt)) {
+		if (err || !qt_in_stop(qt)) {
 			sc->missing++;
 			return;
 		}

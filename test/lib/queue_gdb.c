@@ -95,6 +95,28 @@ struct fx {
 	int in, out, ctl;
 };
 
+/* Wait until process @pid runs the program @path is (a link to). */
+static bool wait_exe(pid_t pid, const char *path, long ms)
+{
+	char want[PATH_MAX], proc[64], exe[PATH_MAX];
+	long dl = t_now_ms() + ms;
+	ssize_t n;
+
+	if (!realpath(path, want))
+		return false;
+	snprintf(proc, sizeof(proc), "/proc/%d/exe", (int)pid);
+	do {
+		n = readlink(proc, exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = 0;
+			if (!strcmp(exe, want))
+				return true;
+		}
+		usleep(2000);
+	} while (t_now_ms() < dl);
+	return false;
+}
+
 static void fx_start(struct fx *f, bool joined, const char *prog,
 		     const char *a1, const char *a2, const char *a3)
 {
@@ -172,6 +194,11 @@ static void fx_start(struct fx *f, bool joined, const char *prog,
 		f->ctl = ctl[0];
 		CHECK(read(f->ctl, &f->pid, sizeof(f->pid)) ==
 		      sizeof(f->pid));
+		/*
+		 * Watched from the shell on: a watch made before its execve
+		 * would also see that exec, not only the program's.
+		 */
+		CHECK(wait_exe(f->pid, "/bin/sh", 20000));
 		CHECK_EQ(utrace_queue_connect(f->pid, &f->q), 0);
 	}
 }
