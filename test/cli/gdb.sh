@@ -175,6 +175,24 @@ kill
 EOF
 diffcase regs "registers: general, x87, SSE, AVX (read and write)" basic s.regs
 
+# The command starts without address-space randomization, as gdbserver
+# starts it: the same addresses (not normalised here) through both.
+cat >s.aslr <<'EOF'
+print/x (unsigned long)&counter
+print/x (unsigned long)$sp >> 24
+kill
+EOF
+for kind in gdbserver utrace; do
+	if start $kind basic; then
+		gdb_run s.aslr
+		finish
+		grep '^\$' gdb.raw >"aslr.$kind"
+	fi
+done
+t "the command starts without ASLR, as under gdbserver" \
+	'[ "$(grep -c . aslr.utrace)" -eq 2 ] && cmp -s aslr.gdbserver aslr.utrace' \
+	aslr.utrace
+
 cat >s.watch <<'EOF'
 watch watched
 continue

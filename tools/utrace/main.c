@@ -28,6 +28,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1057,7 +1058,27 @@ static int start(struct cli *cli, int *status)
 		 */
 		if (o->detach_execve || !o->follow)
 			so.flags |= UTRACE_SPAWN_NO_FILTER;
-		err = utrace_spawn(cli->tracer, o->argv, &so, &cli->main_pid);
+		if (cli->gdb) {
+			/*
+			 * As gdbserver starts its program (and gdb's run
+			 * while set disable-randomization is on): without
+			 * address-space randomization, the same addresses
+			 * from one session to the next.  The child inherits
+			 * the personality at its fork.
+			 */
+			int old = personality(0xffffffff);
+
+			if (old != -1)
+				personality((unsigned long)old |
+					    ADDR_NO_RANDOMIZE);
+			err = utrace_spawn(cli->tracer, o->argv, &so,
+					   &cli->main_pid);
+			if (old != -1)
+				personality((unsigned long)old);
+		} else {
+			err = utrace_spawn(cli->tracer, o->argv, &so,
+					   &cli->main_pid);
+		}
 		if (err) {
 			/* strace's words: its stat() or its child's exec. */
 			if (err == -ENOENT)
