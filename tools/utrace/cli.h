@@ -177,6 +177,21 @@ static inline bool host_detaching(const struct engine_host *h, pid_t tid)
 }
 
 /*
+ * Whether a report_signal pass shows a signal arriving, as strace logs it
+ * once: not a REPORT pass (no signal) nor HANDLER (its frame is set up),
+ * and not a pass where an engine before this one holds the signal
+ * (UTRACE_SIGNAL_HOLD, a queue waiting for its reply): the signal comes
+ * back then, with what that engine decided, and is shown there.
+ */
+static inline bool signal_arrives(uint32_t action, const siginfo_t *info)
+{
+	enum utrace_signal_action sa = utrace_signal_action(action);
+
+	return info && sa != UTRACE_SIGNAL_REPORT &&
+	       sa != UTRACE_SIGNAL_HANDLER && !(action & UTRACE_SIGNAL_HOLD);
+}
+
+/*
  * Engine objects: each has its settings (copied at _new; what they point
  * to must outlive the object), its own state and output, and is attached
  * to any thread of any tracer with _attach; _free once none of its engines

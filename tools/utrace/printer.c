@@ -956,13 +956,7 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 			       t->p->s.hexstr };
 	struct sbuf b = { 0 };
 
-	/*
-	 * An engine before us holds it (UTRACE_SIGNAL_HOLD): it is reported
-	 * again when that engine lets it go, with what it decided then.
-	 * Logged there, once, as strace logs a signal once.
-	 */
-	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER || !info ||
-	    (action & UTRACE_SIGNAL_HOLD) ||
+	if (!signal_arrives(action, info) ||
 	    host_hidden(&t->p->s.host, t->tid, -1))
 		return;
 	if (info->si_signo < 1 || info->si_signo > 64 ||

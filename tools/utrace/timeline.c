@@ -126,11 +126,7 @@ static void instant(struct utrace_engine *e, const char *name,
 static uint32_t t_signal(uint32_t action, struct utrace_engine *e,
 			 siginfo_t *info)
 {
-	enum utrace_signal_action sa = utrace_signal_action(action);
-
-	/* HOLD: it comes back (a queue holds it); shown then, once. */
-	if (sa != UTRACE_SIGNAL_REPORT && sa != UTRACE_SIGNAL_HANDLER && info &&
-	    !(action & UTRACE_SIGNAL_HOLD))
+	if (signal_arrives(action, info))
 		instant(e, signame(info->si_signo), "signal");
 	return keep(action);
 }
