@@ -77,22 +77,22 @@ bool dec_array_cut(struct dec_ctx *c, unsigned long i)
 
 void dec_int(struct dec_ctx *c, int v)
 {
-	dec_printf(c, "%d", v);
+	sb_putd(c->out, v);
 }
 
 void dec_uint(struct dec_ctx *c, unsigned v)
 {
-	dec_printf(c, "%u", v);
+	sb_putu(c->out, v);
 }
 
 void dec_ulong(struct dec_ctx *c, unsigned long v)
 {
-	dec_printf(c, "%lu", v);
+	sb_putu(c->out, v);
 }
 
 void dec_hex(struct dec_ctx *c, unsigned long v)
 {
-	dec_printf(c, v ? "%#lx" : "0", v);
+	sb_putx(c->out, v);
 }
 
 /* [N] for a pointer to an int. */
@@ -227,7 +227,7 @@ void dec_time_comment(struct dec_ctx *c, long long sec, long nsec)
 void dec_ptr(struct dec_ctx *c, unsigned long addr)
 {
 	if (addr)
-		dec_printf(c, "%#lx", addr);
+		sb_putx(c->out, addr);
 	else
 		dec_puts(c, "NULL");
 }
@@ -247,7 +247,7 @@ void fd_path(pid_t pid, int fd, char *buf, size_t size)
 
 void dec_fd(struct dec_ctx *c, int fd)
 {
-	dec_printf(c, "%d", fd);
+	sb_putd(c->out, fd);
 	fd_decorate(c->out, c->sockets, c->tid, fd, c->decode_fds,
 		    c->hexstr);
 }
@@ -340,11 +340,23 @@ void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 		if (ch >= ' ' && ch < 0x7f) {
 			sb_putc(b, (char)ch);
 		} else if (hexstr == DEC_HEX_NON_ASCII_CHARS) {
-			sb_printf(b, "\\x%02x", ch);
-		} else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7') {
-			sb_printf(b, "\\%03o", ch);
+			char x[4] = { '\\', 'x', hexdig[ch >> 4],
+				      hexdig[ch & 15] };
+
+			sb_putn(b, x, sizeof(x));
 		} else {
-			sb_printf(b, "\\%o", ch);
+			/* Octal: three digits when an octal digit follows. */
+			bool full = i + 1 < n && s[i + 1] >= '0' &&
+				    s[i + 1] <= '7';
+			char o[4], *q = o;
+
+			*q++ = '\\';
+			if (full || ch >= 64)
+				*q++ = (char)('0' + (ch >> 6));
+			if (full || ch >= 8)
+				*q++ = (char)('0' + ((ch >> 3) & 7));
+			*q++ = (char)('0' + (ch & 7));
+			sb_putn(b, o, (size_t)(q - o));
 		}
 	}
 	sb_putc(b, '"');
@@ -429,15 +441,18 @@ void dec_cstr(struct dec_ctx *c, unsigned long addr)
 void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len)
 {
 	size_t n = len < (unsigned long)c->strsize ? len : (size_t)c->strsize;
-	unsigned char *buf;
+	unsigned char small[256], *buf = small;
 
 	if (!addr) {
 		dec_puts(c, "NULL");
 		return;
 	}
-	buf = malloc(n + 1);
+	/* The default -s 32 needs no allocation. */
+	if (n + 1 > sizeof(small))
+		buf = malloc(n + 1);
 	if (!buf)
 		return;
+	buf[0] = '\0';		/* n may be 0 */
 	if (n && !dec_read(c, addr, buf, n)) {
 		dec_ptr(c, addr);
 	} else {
@@ -445,7 +460,8 @@ void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len)
 		if (len > n)
 			dec_puts(c, "...");
 	}
-	free(buf);
+	if (buf != small)
+		free(buf);
 }
 
 size_t dec_sym_begin(struct dec_ctx *c)
@@ -553,14 +569,17 @@ static void flags_abbrev(struct dec_ctx *c, const struct xlat *x,
 	for (p = x; p->name; p++) {
 		if (!p->val || (v & p->val) != p->val)
 			continue;
-		dec_printf(c, "%s%s", any ? "|" : "", p->name);
+		if (any)
+			dec_puts(c, "|");
+		dec_puts(c, p->name);
 		v &= ~p->val;
 		any = true;
 	}
 	if (v) {
-		if (any)
-			dec_printf(c, "|%#llx", v);
-		else
+		if (any) {
+			dec_puts(c, "|");
+			sb_putx(c->out, v);
+		} else
 			dec_printf(c, "%#llx%s%s%s", v, dflt ? " /* " : "",
 				   dflt ? dflt : "", dflt ? " */" : "");
 	}
@@ -636,19 +655,20 @@ void dec_sigmask_val(struct sbuf *b, int style, const uint64_t *mask,
 {
 	int nbits = nwords * 64, set = 0, i;
 	bool inv, first = true;
+	uint64_t shown;
 
-	for (i = 0; i < nbits; i++)
-		if (mask[i / 64] >> (i % 64) & 1)
-			set++;
+	for (i = 0; i < nwords; i++)
+		set += __builtin_popcountll(mask[i]);
 	if (nbits > 64)
 		nbits = 64;
 	inv = set * 2 > nbits;
 	sb_puts(b, inv ? "~[" : "[");
-	for (i = 0; i < nbits; i++) {
-		bool bit = mask[i / 64] >> (i % 64) & 1;
-
-		if (bit == inv)
-			continue;
+	/* The signals printed: the set ones, or the clear ones after "~". */
+	shown = inv ? ~mask[0] : mask[0];
+	if (nbits < 64)
+		shown &= (1ULL << nbits) - 1;
+	for (; shown; shown &= shown - 1) {
+		i = __builtin_ctzll(shown);
 		if (!first)
 			sb_putc(b, ' ');
 		sb_sym(b, style, signame(i + 1) + 3, (unsigned long long)i + 1,
@@ -922,11 +942,16 @@ void decode_retval(struct dec_ctx *c, struct sbuf *b, bool injected)
 		const char *rm = restart_msg(-r);
 		const char *name = strerrorname_np((int)-r);
 
-		if (rm)
-			sb_printf(b, "? %s", rm);
-		else if (name)
-			sb_printf(b, "-1 %s (%s)", name, strerror((int)-r));
-		else
+		if (rm) {
+			sb_puts(b, "? ");
+			sb_puts(b, rm);
+		} else if (name) {
+			sb_puts(b, "-1 ");
+			sb_puts(b, name);
+			sb_puts(b, " (");
+			sb_puts(b, strerror((int)-r));
+			sb_putc(b, ')');
+		} else
 			sb_printf(b, "-1 %ld (errno %ld)", -r, -r);
 		if (injected)
 			sb_puts(b, " (INJECTED)");
@@ -941,22 +966,22 @@ void decode_retval(struct dec_ctx *c, struct sbuf *b, bool injected)
 	}
 	switch (c->rval) {
 	case RV_HEX:
-		sb_printf(b, "%#lx", (unsigned long)r);
+		sb_putx(b, (unsigned long)r);
 		break;
 	case RV_OCT:
 		sb_printf(b, "%#03lo", (unsigned long)r);
 		break;
 	case RV_UDEC:
-		sb_printf(b, "%lu", (unsigned long)r);
+		sb_putu(b, (unsigned long)r);
 		break;
 	case RV_FD:
-		sb_printf(b, "%ld", r);
+		sb_putd(b, r);
 		if (r >= 0 && r <= INT_MAX)
 			fd_decorate(b, c->sockets, c->tid, (int)r,
 				    c->decode_fds, c->hexstr);
 		break;
 	default:
-		sb_printf(b, "%ld", r);
+		sb_putd(b, r);
 		break;
 	}
 	sb_puts(b, c->rval_extra);

@@ -72,6 +72,17 @@ struct dec_ctx {
 };
 
 /*
+ * Zero a context for a new syscall, as memset would, without writing the
+ * 1 KiB of rval_extra (its first byte ends it): this runs for every line.
+ */
+static inline void dec_clear(struct dec_ctx *c)
+{
+	memset(c, 0, offsetof(struct dec_ctx, rval_extra));
+	c->rval_extra[0] = '\0';
+	memset(&c->saved, 0, sizeof(*c) - offsetof(struct dec_ctx, saved));
+}
+
+/*
  * Decode at entry (c->exiting false) and again at exit.  Returns true at
  * entry when the whole argument list was printed already.
  */

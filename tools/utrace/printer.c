@@ -426,7 +426,10 @@ static void refresh_comm(struct pthr *t)
 static void put_pid(struct sbuf *b, struct pthr *t, bool wide)
 {
 	if (!t->p->s.decode_pids) {
-		sb_printf(b, wide ? "%5d" : "%d", t->tid);
+		if (wide)
+			for (int w = 10000; w > 1 && t->tid < w; w /= 10)
+				sb_putc(b, ' ');
+		sb_putd(b, t->tid);
 		return;
 	}
 	refresh_comm(t);
@@ -449,8 +452,8 @@ static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 		size_t l = b->len;
 
 		put_pid(b, t, false);
-		if (b->len - l < 5)
-			sb_printf(b, "%*s", (int)(5 - (b->len - l)), "");
+		while (b->len - l < 5)
+			sb_putc(b, ' ');
 		sb_putc(b, ' ');
 	} else if (p->s.pids == PR_PIDS_MANY && p->live > 1) {
 		sb_puts(b, "[pid ");
@@ -655,7 +658,7 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	t->lead_ip = sc.ip;
 	t->ip_known = true;
 	sb_reset(&t->line);
-	memset(&t->dc, 0, sizeof(t->dc));
+	dec_clear(&t->dc);
 	t->dc.tid = t->tid;
 	t->dc.nr = sc.nr;
 	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
@@ -669,10 +672,12 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	t->dc.mem_ctx = ctx;
 	t->dc.out = &t->line;
 	t->dc.saved = sc.sp;
-	if (name)
-		sb_printf(&t->line, "%s(", name);
-	else
+	if (name) {
+		sb_puts(&t->line, name);
+		sb_putc(&t->line, '(');
+	} else {
 		sb_printf(&t->line, "syscall_%#lx(", (unsigned long)sc.nr);
+	}
 	dec_begin(&t->dc);
 	t->done = decode_syscall(&t->dc);
 	if (e)
@@ -792,7 +797,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		t->lead_ip = sc.ip;
 		t->ip_known = true;
 		sb_reset(&t->line);
-		memset(&t->dc, 0, sizeof(t->dc));
+		dec_clear(&t->dc);
 		t->dc.tid = t->tid;
 		t->dc.nr = sc.nr;
 		t->dc.decode_fds = t->p->s.decode_fds;

@@ -7,8 +7,7 @@
 
 #include "sbuf.h"
 
-static __attribute__((noinline)) void sb_grow_slow(struct sbuf *b,
-						   size_t need)
+void sb_grow_slow(struct sbuf *b, size_t need)
 {
 	size_t cap = b->cap ? b->cap : 256;
 	char *p;
@@ -22,13 +21,6 @@ static __attribute__((noinline)) void sb_grow_slow(struct sbuf *b,
 	}
 	b->p = p;
 	b->cap = cap;
-}
-
-/* Room for @need more bytes and the NUL: the common case inline. */
-static inline void sb_grow(struct sbuf *b, size_t need)
-{
-	if (b->len + need + 1 > b->cap)
-		sb_grow_slow(b, need);
 }
 
 void sb_reset(struct sbuf *b)
@@ -45,24 +37,39 @@ void sb_free(struct sbuf *b)
 	b->len = b->cap = 0;
 }
 
-void sb_putn(struct sbuf *b, const char *s, size_t n)
+void sb_putu(struct sbuf *b, unsigned long long v)
 {
-	sb_grow(b, n);
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
+	char d[20], *p = d + sizeof(d);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	sb_putn(b, p, (size_t)(d + sizeof(d) - p));
 }
 
-void sb_putc(struct sbuf *b, char c)
+void sb_putd(struct sbuf *b, long long v)
 {
-	sb_grow(b, 1);
-	b->p[b->len++] = c;
-	b->p[b->len] = '\0';
+	if (v < 0) {
+		sb_putc(b, '-');
+		sb_putu(b, 0ULL - (unsigned long long)v);
+	} else {
+		sb_putu(b, (unsigned long long)v);
+	}
 }
 
-void sb_puts(struct sbuf *b, const char *s)
+void sb_putx(struct sbuf *b, unsigned long long v)
 {
-	sb_putn(b, s, strlen(s));
+	char d[18], *p = d + sizeof(d);
+
+	if (!v) {
+		sb_putc(b, '0');
+		return;
+	}
+	for (; v; v >>= 4)
+		*--p = "0123456789abcdef"[v & 15];
+	*--p = 'x';
+	*--p = '0';
+	sb_putn(b, p, (size_t)(d + sizeof(d) - p));
 }
 
 /* printf through the C library, in one pass when the text fits. */
