@@ -1453,13 +1453,22 @@ static int do_reply(void *arg)
 UTRACE_EXPORT int utrace_queue_reply(struct utrace_queue *q, uint64_t id,
 				     const struct utrace_reply *r)
 {
-	struct reply_args a = { q, id, r };
+	struct utrace_reply dflt;
+	struct reply_args a;
 	int err;
 
-	if (q && q->conn && r && r->size >= sizeof(*r))
+	if (!r) {
+		/* NULL: the defaults, a plain UTRACE_RESUME */
+		memset(&dflt, 0, sizeof(dflt));
+		dflt.size = sizeof(dflt);
+		dflt.action = UTRACE_RESUME;
+		r = &dflt;
+	}
+	a = (struct reply_args){ q, id, r };
+	if (q && q->conn && r->size >= sizeof(*r))
 		return utrace__rq_reply(q->conn, id, r);
 
-	if (!q || !r || r->size < sizeof(*r) ||
+	if (!q || r->size < sizeof(*r) ||
 	    (r->flags & ~(unsigned)(UTRACE_REPLY_RETURN | UTRACE_REPLY_ARGS |
 				    UTRACE_REPLY_SIGINFO)) ||
 	    utrace_resume_action(r->action) >= UTRACE_RESUME_MAX ||

@@ -1154,10 +1154,13 @@ TEST(error_codes)
 	reply_init(&r, UTRACE_STOP);
 	CHECK_EQ(utrace_queue_reply(q, held_id, &r), 0);
 	CHECK_EQ(utrace_queue_regs_get(q, pid, &regs), 0);
-	reply_init(&r, UTRACE_RESUME);
-	CHECK_EQ(utrace_queue_reply(q, held_id, &r), 0);
+	/* No reply struct: the defaults, a plain UTRACE_RESUME. */
+	CHECK_EQ(utrace_queue_reply(q, held_id + 1000, NULL), -ENOENT);
+	CHECK_EQ(utrace_queue_reply(q, held_id, NULL), 0);
 	/* Already replied. */
+	reply_init(&r, UTRACE_RESUME);
 	CHECK_EQ(utrace_queue_reply(q, held_id, &r), -ENOENT);
+	CHECK_EQ(utrace_queue_reply(q, held_id, NULL), -ENOENT);
 	CHECK_EQ(q_next(q, &ev, 10000), 1);
 	CHECK_EQ(ev.type, UTRACE_EVENT(SYSCALL_EXIT));
 	CHECK(!ev.held);
