@@ -930,6 +930,17 @@ static const char *restart_msg(long err)
 	return NULL;
 }
 
+/*
+ * strerror's text as strace prints it (the C locale's: the command never
+ * calls setlocale), without strerror's trip through gettext per line.
+ */
+static const char *err_text(int e)
+{
+	const char *s = strerrordesc_np(e);
+
+	return s ? s : strerror(e);
+}
+
 void decode_retval(struct dec_ctx *c, struct sbuf *b, bool injected)
 {
 	long r = c->ret;
@@ -949,7 +960,7 @@ void decode_retval(struct dec_ctx *c, struct sbuf *b, bool injected)
 			sb_puts(b, "-1 ");
 			sb_puts(b, name);
 			sb_puts(b, " (");
-			sb_puts(b, strerror((int)-r));
+			sb_puts(b, err_text((int)-r));
 			sb_putc(b, ')');
 		} else
 			sb_printf(b, "-1 %ld (errno %ld)", -r, -r);
