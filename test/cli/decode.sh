@@ -94,14 +94,24 @@ check "-x: non-ASCII strings in hex" decode-hex-x.out -x \
 	-e trace=write,chdir "$P" hex
 check "--strings-in-hex=non-ascii-chars" decode-hex-non-ascii-chars.out \
 	--strings-in-hex=non-ascii-chars -e trace=write,chdir "$P" hex
+check "wait4 flags, seccomp, FIEMAP, FS_IOC_[GS]ETFLAGS (from real programs)" \
+	decode-realprogs.out "$P" realprogs
+check "-v: seccomp filter programs (BPF_STMT, BPF_JUMP)" \
+	decode-realprogs-v.out -v "$P" realprogs
 # -xx writes the marker in hex too.
-(cd /tmp && exec "$U" -o "$tmp/out" -xx -e trace=write,chdir "$P" hex \
-	</dev/null >/dev/null 2>&1)
-sed -n '/\\x6d\\x61\\x72\\x6b\\x65\\x72"/,$p' "$tmp/out" | norm >"$tmp/got"
-norm <"$exp/decode-hex-xx.out" >"$tmp/want"
-if [ -s "$tmp/want" ] && diff -u "$tmp/want" "$tmp/got" | sed 's/^/# /' >&2 &&
-   cmp -s "$tmp/want" "$tmp/got"; then
-	echo "ok - -xx: all strings in hex"
-else
-	echo "not ok - -xx: all strings in hex"
-fi
+xx() {	# name, expected file, options and sections...
+	name=$1; file=$2; shift 2
+	(cd /tmp && exec "$U" -o "$tmp/out" -xx "$@" \
+		</dev/null >/dev/null 2>&1)
+	sed -n '/\\x6d\\x61\\x72\\x6b\\x65\\x72"/,$p' "$tmp/out" | norm >"$tmp/got"
+	norm <"$exp/$file" >"$tmp/want"
+	if [ -s "$tmp/want" ] && diff -u "$tmp/want" "$tmp/got" | sed 's/^/# /' >&2 &&
+	   cmp -s "$tmp/want" "$tmp/got"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+	fi
+}
+xx "-xx: all strings in hex" decode-hex-xx.out -e trace=write,chdir "$P" hex
+xx "-xx: socket addresses in hex too" decode-realprogs-xx.out \
+	-e trace=chdir,connect "$P" realprogs

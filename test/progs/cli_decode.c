@@ -7,12 +7,16 @@
  * same on every machine.  Everything after chdir("/utrace-marker") is
  * compared with an expected file.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdint.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/falloc.h>
+#include <linux/fiemap.h>
+#include <linux/filter.h>
 #include <linux/fs.h>
+#include <linux/seccomp.h>
 #include <linux/mempolicy.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -618,6 +622,80 @@ static void unknowns(void)
 	syscall(451, -1L, 0L, 0L, 0L, 0L, 0L);
 }
 
+/*
+ * What real programs showed (man-db's seccomp filter, man's FIEMAP, bash's
+ * wait4 flags, addresses under -xx), with calls that fail or change
+ * nothing so the answers are the same on every machine.
+ */
+static void realprogs(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc000003e, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_X, 39, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xff),
+		BPF_STMT(BPF_MISC | BPF_TAX, 0),
+		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 14),
+		BPF_STMT(BPF_ST, 3),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	struct sock_fprog empty = { 0, f };
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(80) };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+				     .sin6_port = htons(443) };
+	union {
+		struct fiemap fm;
+		char b[sizeof(struct fiemap) + sizeof(struct fiemap_extent)];
+	} u;
+	unsigned act = SECCOMP_RET_LOG, attr = FS_EXTENT_FL | FS_NOATIME_FL;
+	int fd;
+
+	syscall(SYS_wait4, -1, NULL, WNOHANG | WSTOPPED | WCONTINUED, NULL);
+	syscall(SYS_wait4, -1, NULL, 0xffffffffU, NULL);
+	syscall(SYS_waitid, P_ALL, 0, NULL, WEXITED | WSTOPPED | WNOWAIT |
+		__WALL, NULL);
+
+	syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act);
+	act = 0x12345678;
+	syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act);
+	syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, NULL);
+	syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 1, &act);
+	syscall(SYS_seccomp, 77, 3, NULL);
+	/* An unknown flag: refused before the program is looked at. */
+	syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		SECCOMP_FILTER_FLAG_LOG | 0x80, &prog);
+	syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &empty);
+	syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, NULL);
+	prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &empty, 0, 0);
+
+	/* No fiemap on a memfd's shmem: the question only. */
+	fd = syscall(SYS_memfd_create, "fiemap", 0);
+	memset(&u, 0, sizeof(u));
+	u.fm.fm_length = 4096;
+	u.fm.fm_flags = FIEMAP_FLAG_SYNC | 0x10;
+	u.fm.fm_extent_count = 1;
+	ioctl(fd, FS_IOC_FIEMAP, &u);
+	ioctl(fd, FS_IOC_FIEMAP, NULL);
+	close(fd);
+	fd = open("/dev/null", O_RDONLY);
+	ioctl(fd, FS_IOC_SETFLAGS, &attr);
+	attr = 0xd0000000;
+	ioctl(fd, FS_IOC_SETFLAGS, &attr);
+	ioctl(fd, FS_IOC_GETFLAGS, &attr);
+	close(fd);
+
+	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+	inet_pton(AF_INET6, "::1", &sin6.sin6_addr);
+	connect(-1, (struct sockaddr *)&sin, sizeof(sin));
+	connect(-1, (struct sockaddr *)&sin6, sizeof(sin6));
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -631,6 +709,7 @@ static const struct {
 	{ "classes", classes }, { "widths", widths },
 	{ "osync", osync }, { "sigio", sigio }, { "inject", injects },
 	{ "hex", hexstrs }, { "unknown", unknowns },
+	{ "realprogs", realprogs },
 };
 
 int main(int argc, char **argv)

@@ -258,6 +258,9 @@ enum ioarg {
 	IA_WINSIZE_OUT,
 	IA_TCFLSH,
 	IA_TCXONC,
+	IA_FIEMAP,	/* struct fiemap, read at entry and exit */
+	IA_FSFLAGS,	/* [FS_*_FL], read at entry */
+	IA_FSFLAGS_OUT,	/* [FS_*_FL], written by the call */
 };
 
 static const struct {
@@ -288,15 +291,116 @@ static const struct {
 	{ TIOCMBIS, IA_PTR }, { TIOCMBIC, IA_PTR }, { TIOCMSET, IA_PTR },
 	{ TCGETS2, IA_PTR }, { TCSETS2, IA_PTR }, { TCSETSW2, IA_PTR },
 	{ TCSETSF2, IA_PTR }, { FITRIM, IA_PTR }, { FICLONERANGE, IA_PTR },
-	{ FIDEDUPERANGE, IA_PTR }, { FS_IOC_GETFLAGS, IA_PTR },
-	{ FS_IOC_SETFLAGS, IA_PTR }, { FS_IOC_GETVERSION, IA_PTR },
-	{ FS_IOC_SETVERSION, IA_PTR }, { FS_IOC_FIEMAP, IA_PTR },
+	{ FIDEDUPERANGE, IA_PTR }, { FS_IOC_GETFLAGS, IA_FSFLAGS_OUT },
+	{ FS_IOC_SETFLAGS, IA_FSFLAGS }, { FS_IOC_GETVERSION, IA_PTR },
+	{ FS_IOC_SETVERSION, IA_PTR }, { FS_IOC_FIEMAP, IA_FIEMAP },
 	{ FS_IOC_FSGETXATTR, IA_PTR }, { FS_IOC_FSSETXATTR, IA_PTR },
 	{ BLKROSET, IA_PTR }, { BLKROGET, IA_PTR }, { BLKGETSIZE, IA_PTR },
 	{ BLKRASET, IA_PTR }, { BLKRAGET, IA_PTR }, { BLKSSZGET, IA_PTR },
 	{ BLKBSZGET, IA_PTR }, { BLKBSZSET, IA_PTR }, { BLKGETSIZE64, IA_PTR },
 	{ BLKDISCARD, IA_PTR }, { BLKPBSZGET, IA_PTR },
 };
+
+static const struct xlat fs_ioc_flags[] = {
+	XLAT(FS_SECRM_FL), XLAT(FS_UNRM_FL), XLAT(FS_COMPR_FL),
+	XLAT(FS_SYNC_FL), XLAT(FS_IMMUTABLE_FL), XLAT(FS_APPEND_FL),
+	XLAT(FS_NODUMP_FL), XLAT(FS_NOATIME_FL), XLAT(FS_DIRTY_FL),
+	XLAT(FS_COMPRBLK_FL), XLAT(FS_NOCOMP_FL), XLAT(FS_ENCRYPT_FL),
+	XLAT(FS_INDEX_FL), XLAT(FS_IMAGIC_FL), XLAT(FS_JOURNAL_DATA_FL),
+	XLAT(FS_NOTAIL_FL), XLAT(FS_DIRSYNC_FL), XLAT(FS_TOPDIR_FL),
+	XLAT(FS_HUGE_FILE_FL), XLAT(FS_EXTENT_FL), XLAT(FS_VERITY_FL),
+	XLAT(FS_EA_INODE_FL), XLAT(FS_EOFBLOCKS_FL), XLAT(FS_NOCOW_FL),
+	XLAT(FS_DAX_FL), XLAT(FS_INLINE_DATA_FL), XLAT(FS_PROJINHERIT_FL),
+	XLAT(FS_CASEFOLD_FL), XLAT(FS_RESERVED_FL), XLAT_END
+};
+static const struct xlat fiemap_flags[] = {
+	XLAT(FIEMAP_FLAG_SYNC), XLAT(FIEMAP_FLAG_XATTR), XLAT(FIEMAP_FLAG_CACHE),
+	XLAT_END
+};
+static const struct xlat fiemap_extent_flags[] = {
+	XLAT(FIEMAP_EXTENT_LAST), XLAT(FIEMAP_EXTENT_UNKNOWN),
+	XLAT(FIEMAP_EXTENT_DELALLOC), XLAT(FIEMAP_EXTENT_ENCODED),
+	XLAT(FIEMAP_EXTENT_DATA_ENCRYPTED), XLAT(FIEMAP_EXTENT_NOT_ALIGNED),
+	XLAT(FIEMAP_EXTENT_DATA_INLINE), XLAT(FIEMAP_EXTENT_DATA_TAIL),
+	XLAT(FIEMAP_EXTENT_UNWRITTEN), XLAT(FIEMAP_EXTENT_MERGED),
+	XLAT(FIEMAP_EXTENT_SHARED), XLAT_END
+};
+
+/* [FS_EXTENT_FL|...] for FS_IOC_GETFLAGS and FS_IOC_SETFLAGS. */
+static void put_fs_flags(struct dec_ctx *c, unsigned long addr)
+{
+	unsigned flags;
+
+	if (!addr) {
+		dec_puts(c, "NULL");
+	} else if (!dec_read(c, addr, &flags, sizeof(flags))) {
+		dec_ptr(c, addr);
+	} else {
+		dec_puts(c, "[");
+		dec_flags(c, fs_ioc_flags, flags, "FS_???_FL");
+		dec_puts(c, "]");
+	}
+}
+
+/*
+ * FS_IOC_FIEMAP as strace 6.1: what is asked at entry, " => " what the
+ * kernel answered at exit (the extents only with -v).  False when the
+ * structure could not be read at entry (nothing more to print).
+ */
+static bool put_fiemap(struct dec_ctx *c, unsigned long addr)
+{
+	struct fiemap fm;
+	struct fiemap_extent fe;
+	unsigned long ea;
+	unsigned i;
+
+	if (!addr) {
+		dec_puts(c, "NULL");
+		return false;
+	}
+	if (!dec_read(c, addr, &fm, sizeof(fm))) {
+		dec_ptr(c, addr);
+		return false;
+	}
+	if (!c->exiting) {
+		dec_printf(c, "{fm_start=%llu, fm_length=%llu, fm_flags=",
+			   (unsigned long long)fm.fm_start,
+			   (unsigned long long)fm.fm_length);
+		dec_flags(c, fiemap_flags, fm.fm_flags, "FIEMAP_FLAG_???");
+		dec_printf(c, ", fm_extent_count=%u}", fm.fm_extent_count);
+		return true;
+	}
+	dec_puts(c, "{fm_flags=");
+	dec_flags(c, fiemap_flags, fm.fm_flags, "FIEMAP_FLAG_???");
+	dec_printf(c, ", fm_mapped_extents=%u", fm.fm_mapped_extents);
+	if (!c->no_abbrev) {
+		dec_puts(c, ", ...}");
+		return true;
+	}
+	dec_puts(c, ", fm_extents=");
+	ea = addr + offsetof(struct fiemap, fm_extents);
+	if (!fm.fm_mapped_extents)
+		dec_puts(c, "[]");
+	for (i = 0; i < fm.fm_mapped_extents; i++, ea += sizeof(fe)) {
+		if (!dec_read(c, ea, &fe, sizeof(fe))) {
+			if (!i)
+				dec_ptr(c, ea);
+			else
+				dec_printf(c, ", ... /* %#lx */]", ea);
+			break;
+		}
+		dec_printf(c, "%s{fe_logical=%llu, fe_physical=%llu, "
+			   "fe_length=%llu, fe_flags=", i ? ", " : "[",
+			   (unsigned long long)fe.fe_logical,
+			   (unsigned long long)fe.fe_physical,
+			   (unsigned long long)fe.fe_length);
+		dec_flags(c, fiemap_extent_flags, fe.fe_flags,
+			  "FIEMAP_EXTENT_???");
+		dec_puts(c, i + 1 == fm.fm_mapped_extents ? "}]" : "}");
+	}
+	dec_puts(c, "}");
+	return true;
+}
 
 static enum ioarg ioarg_of(unsigned req)
 {
@@ -323,12 +427,18 @@ bool d_ioctl(struct dec_ctx *c)
 		case IA_INTP_OUT:
 		case IA_TERMIOS_OUT:
 		case IA_WINSIZE_OUT:
+		case IA_FSFLAGS_OUT:
 			return false;
 		default:
 			break;
 		}
 		dec_sep(c);
 		switch (how) {
+		case IA_FIEMAP:
+			return !put_fiemap(c, A(2));
+		case IA_FSFLAGS:
+			put_fs_flags(c, A(2));
+			break;
 		case IA_INT:
 			dec_int(c, (int)A(2));
 			break;
@@ -356,9 +466,19 @@ bool d_ioctl(struct dec_ctx *c)
 		}
 		return true;
 	}
+	if (how == IA_FIEMAP) {
+		/* strace 6.1 adds nothing when the call failed. */
+		if (!dec_failed(c)) {
+			dec_puts(c, " => ");
+			put_fiemap(c, A(2));
+		}
+		return true;
+	}
 	dec_sep(c);
 	if (dec_failed(c))
 		dec_ptr(c, A(2));
+	else if (how == IA_FSFLAGS_OUT)
+		put_fs_flags(c, A(2));
 	else if (how == IA_TERMIOS_OUT)
 		put_termios(c, A(2));
 	else if (how == IA_WINSIZE_OUT)

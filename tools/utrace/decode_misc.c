@@ -10,6 +10,7 @@
 #include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <linux/mqueue.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stdlib.h>
 #include <sys/sysinfo.h>
@@ -220,6 +221,171 @@ bool d_membarrier(struct dec_ctx *c)
 	return A(0) != MEMBARRIER_CMD_QUERY;
 }
 
+/* -- Classic BPF programs (seccomp filters, socket filters) ------------- */
+
+static const struct xlat bpf_class[] = {
+	XLAT(BPF_LD), XLAT(BPF_LDX), XLAT(BPF_ST), XLAT(BPF_STX),
+	XLAT(BPF_ALU), XLAT(BPF_JMP), XLAT(BPF_RET), XLAT(BPF_MISC),
+	XLAT_END
+};
+static const struct xlat bpf_size[] = {
+	XLAT(BPF_W), XLAT(BPF_H), XLAT(BPF_B), XLAT_END
+};
+static const struct xlat bpf_mode[] = {
+	XLAT(BPF_IMM), XLAT(BPF_ABS), XLAT(BPF_IND), XLAT(BPF_MEM),
+	XLAT(BPF_LEN), XLAT(BPF_MSH), XLAT_END
+};
+static const struct xlat bpf_src[] = {
+	XLAT(BPF_K), XLAT(BPF_X), XLAT_END
+};
+static const struct xlat bpf_op_alu[] = {
+	XLAT(BPF_ADD), XLAT(BPF_SUB), XLAT(BPF_MUL), XLAT(BPF_DIV),
+	XLAT(BPF_OR), XLAT(BPF_AND), XLAT(BPF_LSH), XLAT(BPF_RSH),
+	XLAT(BPF_NEG), XLAT(BPF_MOD), XLAT(BPF_XOR), XLAT_END
+};
+static const struct xlat bpf_op_jmp[] = {
+	XLAT(BPF_JA), XLAT(BPF_JEQ), XLAT(BPF_JGT), XLAT(BPF_JGE),
+	XLAT(BPF_JSET), XLAT_END
+};
+static const struct xlat bpf_rval[] = {
+	XLAT(BPF_K), XLAT(BPF_X), XLAT(BPF_A), XLAT_END
+};
+static const struct xlat bpf_miscop[] = {
+	XLAT(BPF_TAX), XLAT(BPF_TXA), XLAT_END
+};
+static const struct xlat seccomp_ret_action[] = {
+	XLAT(SECCOMP_RET_KILL_PROCESS), XLAT(SECCOMP_RET_KILL_THREAD),
+	XLAT(SECCOMP_RET_TRAP), XLAT(SECCOMP_RET_ERRNO),
+	XLAT(SECCOMP_RET_USER_NOTIF), XLAT(SECCOMP_RET_TRACE),
+	XLAT(SECCOMP_RET_LOG), XLAT(SECCOMP_RET_ALLOW), XLAT_END
+};
+
+/* Bits of an instruction's code that its class does not name. */
+static void bpf_rest(struct dec_ctx *c, unsigned rest)
+{
+	if (rest)
+		dec_printf(c, "|%#x /* BPF_??? */", rest);
+}
+
+/* An instruction's code as strace writes it: BPF_LD|BPF_W|BPF_ABS. */
+static void bpf_code(struct dec_ctx *c, uint16_t code)
+{
+	unsigned rest = code & ~BPF_CLASS(code);
+
+	dec_xval(c, bpf_class, BPF_CLASS(code), "BPF_???");
+	switch (BPF_CLASS(code)) {
+	case BPF_ST:
+	case BPF_STX:
+		bpf_rest(c, rest);
+		break;
+	case BPF_LD:
+	case BPF_LDX:
+		dec_puts(c, "|");
+		dec_xval(c, bpf_size, BPF_SIZE(code), "BPF_???");
+		dec_puts(c, "|");
+		dec_xval(c, bpf_mode, BPF_MODE(code), "BPF_???");
+		break;
+	case BPF_MISC:
+		dec_puts(c, "|");
+		dec_xval(c, bpf_miscop, BPF_MISCOP(code), "BPF_???");
+		bpf_rest(c, rest & ~BPF_MISCOP(code));
+		break;
+	case BPF_ALU:
+	case BPF_JMP:
+		dec_puts(c, "|");
+		dec_xval(c, bpf_src, BPF_SRC(code), "BPF_???");
+		dec_puts(c, "|");
+		dec_xval(c, BPF_CLASS(code) == BPF_ALU ? bpf_op_alu : bpf_op_jmp,
+			 BPF_OP(code), "BPF_???");
+		break;
+	case BPF_RET:
+		dec_puts(c, "|");
+		dec_xval(c, bpf_rval, BPF_RVAL(code), "BPF_???");
+		bpf_rest(c, rest & ~BPF_RVAL(code));
+		break;
+	}
+}
+
+/*
+ * struct sock_fprog: {len=N, filter=ADDR}, the instructions in full with
+ * -v (BPF_STMT and BPF_JUMP, as the <linux/filter.h> macros write them);
+ * a seccomp filter's return values are SECCOMP_RET_* actions.
+ */
+void dec_bpf_fprog(struct dec_ctx *c, unsigned long addr, bool seccomp)
+{
+	struct sock_fprog fp;
+	struct sock_filter f;
+	unsigned i;
+
+	if (!addr) {
+		dec_puts(c, "NULL");
+		return;
+	}
+	if (!dec_read(c, addr, &fp, sizeof(fp))) {
+		dec_ptr(c, addr);
+		return;
+	}
+	dec_printf(c, "{len=%u, filter=", fp.len);
+	if (!c->no_abbrev || !fp.filter || !fp.len) {
+		if (c->no_abbrev && fp.filter)
+			dec_puts(c, "[]");
+		else
+			dec_ptr(c, (unsigned long)fp.filter);
+		dec_puts(c, "}");
+		return;
+	}
+	for (i = 0; i < fp.len; i++) {
+		unsigned long fa = (unsigned long)fp.filter + i * sizeof(f);
+
+		if (i >= BPF_MAXINSNS) {
+			dec_puts(c, ", ...");
+			break;
+		}
+		if (!dec_read(c, fa, &f, sizeof(f))) {
+			if (!i)
+				dec_ptr(c, fa);
+			else
+				dec_printf(c, ", ... /* %#lx */", fa);
+			break;
+		}
+		dec_puts(c, i ? ", " : "[");
+		if (f.jt || f.jf) {
+			dec_puts(c, "BPF_JUMP(");
+			bpf_code(c, f.code);
+			dec_puts(c, ", ");
+			dec_hex(c, f.k);
+			dec_puts(c, ", ");
+			dec_hex(c, f.jt);
+			dec_puts(c, ", ");
+			dec_hex(c, f.jf);
+		} else {
+			dec_puts(c, "BPF_STMT(");
+			bpf_code(c, f.code);
+			dec_puts(c, ", ");
+			if (seccomp && BPF_CLASS(f.code) == BPF_RET) {
+				unsigned act = f.k & SECCOMP_RET_ACTION_FULL;
+
+				dec_xval(c, seccomp_ret_action, act,
+					 "SECCOMP_RET_???");
+				if (f.k & ~act) {
+					dec_puts(c, "|");
+					dec_hex(c, f.k & ~act);
+				}
+			} else {
+				dec_hex(c, f.k);
+			}
+		}
+		dec_puts(c, ")");
+		if (i + 1 == fp.len)
+			dec_puts(c, "]");
+	}
+	dec_puts(c, "}");
+}
+
+/*
+ * As strace 6.1: GET_ACTION_AVAIL shows the action asked about (an input),
+ * GET_NOTIF_SIZES the sizes the kernel wrote, SET_MODE_FILTER the program.
+ */
 bool d_seccomp(struct dec_ctx *c)
 {
 	static const struct xlat ops[] = {
@@ -233,17 +399,55 @@ bool d_seccomp(struct dec_ctx *c)
 		XLAT(SECCOMP_FILTER_FLAG_NEW_LISTENER),
 		XLAT(SECCOMP_FILTER_FLAG_TSYNC_ESRCH), XLAT_END
 	};
+	unsigned act;
 
+	if (c->exiting) {
+		struct seccomp_notif_sizes sz;
+
+		/* Only GET_NOTIF_SIZES comes back. */
+		if (!out_ok(c, A(2)))
+			return true;
+		if (!dec_read(c, A(2), &sz, sizeof(sz))) {
+			dec_ptr(c, A(2));
+			return true;
+		}
+		dec_printf(c, "{seccomp_notif=%u, seccomp_notif_resp=%u, "
+			   "seccomp_data=%u}", sz.seccomp_notif,
+			   sz.seccomp_notif_resp, sz.seccomp_data);
+		return true;
+	}
 	dec_xval(c, ops, (unsigned)A(0), "SECCOMP_SET_MODE_???");
 	SEP();
-	if (A(0) == SECCOMP_SET_MODE_FILTER)
+	switch ((unsigned)A(0)) {
+	case SECCOMP_GET_ACTION_AVAIL:
+		dec_hex(c, (unsigned)A(1));
+		SEP();
+		if (!A(2)) {
+			dec_puts(c, "NULL");
+		} else if (!dec_read(c, A(2), &act, sizeof(act))) {
+			dec_ptr(c, A(2));
+		} else {
+			dec_puts(c, "[");
+			dec_xval(c, seccomp_ret_action, act, "SECCOMP_RET_???");
+			dec_puts(c, "]");
+		}
+		return true;
+	case SECCOMP_GET_NOTIF_SIZES:
+		dec_hex(c, (unsigned)A(1));
+		SEP();
+		return false;
+	case SECCOMP_SET_MODE_FILTER:
 		dec_flags(c, filter_flags, (unsigned)A(1),
 			  "SECCOMP_FILTER_FLAG_???");
-	else
+		SEP();
+		dec_bpf_fprog(c, A(2), true);
+		return true;
+	default:
 		dec_hex(c, (unsigned)A(1));
-	SEP();
-	dec_ptr(c, A(2));
-	return true;
+		SEP();
+		dec_ptr(c, A(2));
+		return true;
+	}
 }
 
 bool d_kcmp(struct dec_ctx *c)

@@ -70,9 +70,13 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 	case AF_INET: {
 		char ip[INET_ADDRSTRLEN];
 
+		/* The address is a quoted string: -xx writes it in hex. */
 		inet_ntop(AF_INET, &u.in.sin_addr, ip, sizeof(ip));
-		dec_printf(c, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")",
-			   ntohs(u.in.sin_port), ip);
+		dec_printf(c, ", sin_port=htons(%u), sin_addr=inet_addr(",
+			   ntohs(u.in.sin_port));
+		dec_quoted(c->out, c->hexstr, (unsigned char *)ip, strlen(ip),
+			   false);
+		dec_puts(c, ")");
 		break;
 	}
 	case AF_INET6: {
@@ -80,9 +84,11 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 
 		inet_ntop(AF_INET6, &u.in6.sin6_addr, ip, sizeof(ip));
 		dec_printf(c, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
-			   "inet_pton(AF_INET6, \"%s\", &sin6_addr), "
-			   "sin6_scope_id=%u", ntohs(u.in6.sin6_port),
-			   ntohl(u.in6.sin6_flowinfo), ip,
+			   "inet_pton(AF_INET6, ", ntohs(u.in6.sin6_port),
+			   ntohl(u.in6.sin6_flowinfo));
+		dec_quoted(c->out, c->hexstr, (unsigned char *)ip, strlen(ip),
+			   false);
+		dec_printf(c, ", &sin6_addr), sin6_scope_id=%u",
 			   u.in6.sin6_scope_id);
 		break;
 	}

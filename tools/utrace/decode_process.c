@@ -802,7 +802,7 @@ bool d_prctl(struct dec_ctx *c)
 			return true;
 		if (A(1) == 2) {
 			SEP();
-			dec_ptr(c, A(2));
+			dec_bpf_fprog(c, A(2), true);
 			return true;
 		}
 		return prctl_rest(c, 2);

@@ -219,6 +219,7 @@ bool d_getrandom(struct dec_ctx *c);
 bool d_kcmp(struct dec_ctx *c);
 bool d_membarrier(struct dec_ctx *c);
 bool d_seccomp(struct dec_ctx *c);
+void dec_bpf_fprog(struct dec_ctx *c, unsigned long addr, bool seccomp);
 bool d_sysinfo(struct dec_ctx *c);
 bool d_uname(struct dec_ctx *c);
 bool d_mq_open(struct dec_ctx *c);
