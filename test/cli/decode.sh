@@ -25,6 +25,7 @@ norm() {
 	    -e 's/(rt_sigqueueinfo|kill)\([0-9]+,/\1(PID,/' \
 	    -e 's/(getppid\(\) +=) [0-9]+/\1 PID/' \
 	    -e 's/parent_tid=\[[0-9]+\]/parent_tid=[PID]/' \
+	    -e 's/nlmsg_pid=[1-9][0-9]*/nlmsg_pid=PID/g' \
 	    -e 's/(resumed>.*\)) += [0-9]+$/\1 = PID/' \
 	    -e 's/^(sched_getaffinity\(.*\)) += [0-9]+$/\1 = N/' \
 	    -e 's/^(prctl\(PR_CAPBSET_READ, CAP_MAC_OVERRIDE\)) += [01]$/\1 = N/' \
@@ -98,6 +99,10 @@ check "wait4 flags, seccomp, FIEMAP, FS_IOC_[GS]ETFLAGS (from real programs)" \
 	decode-realprogs.out "$P" realprogs
 check "-v: seccomp filter programs (BPF_STMT, BPF_JUMP)" \
 	decode-realprogs-v.out -v "$P" realprogs
+check "netlink messages: NETLINK_ROUTE addresses, an ACK" decode-netlink.out \
+	"$P" netlink
+check "netlink messages: -s cuts strings, not the messages" \
+	decode-netlink-s3.out -s 3 -e trace=chdir,sendto,recvmsg "$P" netlink
 # -xx writes the marker in hex too.
 xx() {	# name, expected file, options and sections...
 	name=$1; file=$2; shift 2

@@ -16,6 +16,9 @@
 #include <linux/fiemap.h>
 #include <linux/filter.h>
 #include <linux/fs.h>
+#include <linux/if_addr.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/seccomp.h>
 #include <linux/mempolicy.h>
 #include <netinet/in.h>
@@ -696,6 +699,59 @@ static void realprogs(void)
 	connect(-1, (struct sockaddr *)&sin6, sizeof(sin6));
 }
 
+/*
+ * Netlink messages (getaddrinfo() asks NETLINK_ROUTE for the addresses):
+ * requests, and the kernel's ACK of a NLMSG_NOOP, the one answer that is
+ * the same on every machine.
+ */
+static void netlinks(void)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifaddrmsg ifa;
+		struct rtattr a1;
+		uint32_t addr;
+		struct rtattr a2;
+		char label[8];
+		struct rtattr a3;
+		uint32_t flags;
+	} req = {
+		.h = { sizeof(req), RTM_GETADDR, NLM_F_REQUEST | NLM_F_DUMP,
+		       2, 0 },
+		.ifa = { AF_INET, 8, IFA_F_PERMANENT | IFA_F_SECONDARY, RT_SCOPE_HOST,
+			 0 },
+		.a1 = { 8, IFA_LOCAL }, .addr = htonl(0x7f000001),
+		.a2 = { 7, IFA_LABEL }, .label = "abc",
+		.a3 = { 8, IFA_FLAGS }, .flags = IFA_F_NODAD,
+	};
+	struct {
+		struct nlmsghdr h;
+		unsigned char fam[4];
+		struct nlmsghdr h2;
+	} two = {
+		{ 20, RTM_GETADDR, NLM_F_REQUEST | NLM_F_DUMP, 3, 0 },
+		{ AF_INET6 },
+		{ 16, 0, 0, 0, 0 },
+	};
+	struct nlmsghdr noop = { 16, NLMSG_NOOP, NLM_F_REQUEST | NLM_F_ACK,
+				 1, 0 };
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	char buf[256];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr mh = { &nl, sizeof(nl), &iov, 1, NULL, 0, 0 };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (fd < 0)
+		return;
+	sendto(fd, &noop, sizeof(noop), 0, (struct sockaddr *)&nl,
+	       sizeof(nl));
+	recvmsg(fd, &mh, 0);
+	sendto(fd, &req, sizeof(req), MSG_DONTWAIT, NULL, 0);
+	sendto(fd, &two, sizeof(two), MSG_DONTWAIT, NULL, 0);
+	sendto(fd, &two, 12, MSG_DONTWAIT, NULL, 0);
+	close(fd);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -709,7 +765,7 @@ static const struct {
 	{ "classes", classes }, { "widths", widths },
 	{ "osync", osync }, { "sigio", sigio }, { "inject", injects },
 	{ "hex", hexstrs }, { "unknown", unknowns },
-	{ "realprogs", realprogs },
+	{ "realprogs", realprogs }, { "netlink", netlinks },
 };
 
 int main(int argc, char **argv)

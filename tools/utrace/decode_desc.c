@@ -70,6 +70,16 @@ bool d_pwrite(struct dec_ctx *c)
 void dec_iov(struct dec_ctx *c, unsigned long addr, unsigned long cnt,
 		    long data_len)
 {
+	dec_iov_nl(c, addr, cnt, data_len, -2);
+}
+
+/*
+ * The buffers as netlink messages when proto is a netlink protocol, or -1
+ * (one not known); -2: strings.
+ */
+void dec_iov_nl(struct dec_ctx *c, unsigned long addr, unsigned long cnt,
+		long data_len, int proto)
+{
 	unsigned long i;
 
 	if (!addr) {
@@ -98,7 +108,11 @@ void dec_iov(struct dec_ctx *c, unsigned long addr, unsigned long cnt,
 			unsigned long n = iov.iov_len < (unsigned long)data_len ?
 					  iov.iov_len : (unsigned long)data_len;
 
-			dec_buf(c, (unsigned long)iov.iov_base, n);
+			if (proto >= -1)
+				dec_netlink(c, proto,
+					    (unsigned long)iov.iov_base, n);
+			else
+				dec_buf(c, (unsigned long)iov.iov_base, n);
 			data_len -= (long)n;
 		}
 		dec_printf(c, ", iov_len=%zu}", iov.iov_len);

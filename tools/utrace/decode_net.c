@@ -248,7 +248,7 @@ bool d_sendto(struct dec_ctx *c)
 {
 	dec_fd(c, IA(0));
 	SEP();
-	dec_buf(c, A(1), A(2));
+	dec_sockbuf(c, IA(0), A(1), A(2));
 	SEP();
 	dec_ulong(c, A(2));
 	SEP();
@@ -268,7 +268,10 @@ bool d_recvfrom(struct dec_ctx *c)
 		save_socklen(c, A(5));
 		return false;
 	}
-	put_out_str(c, A(1), c->ret);
+	if (failed(c))
+		dec_ptr(c, A(1));
+	else
+		dec_sockbuf(c, IA(0), A(1), (unsigned long)c->ret);
 	SEP();
 	dec_ulong(c, A(2));
 	SEP();
@@ -284,7 +287,7 @@ bool d_recvfrom(struct dec_ctx *c)
  * decoded when the kernel filled one in.
  */
 static void put_msghdr(struct dec_ctx *c, unsigned long addr, long data_len,
-		       long in_namelen)
+		       long in_namelen, int fd)
 {
 	struct msghdr m;
 
@@ -307,7 +310,8 @@ static void put_msghdr(struct dec_ctx *c, unsigned long addr, long data_len,
 	else
 		dec_printf(c, ", msg_namelen=%u", m.msg_namelen);
 	dec_puts(c, ", msg_iov=");
-	dec_iov(c, (unsigned long)m.msg_iov, m.msg_iovlen, data_len);
+	dec_iov_nl(c, (unsigned long)m.msg_iov, m.msg_iovlen, data_len,
+		   m.msg_iovlen ? dec_netlink_proto(c, fd) : -2);
 	dec_printf(c, ", msg_iovlen=%zu", m.msg_iovlen);
 	if (m.msg_controllen) {
 		dec_puts(c, ", msg_control=");
@@ -336,7 +340,7 @@ bool d_sendmsg(struct dec_ctx *c)
 	}
 	dec_fd(c, IA(0));
 	SEP();
-	put_msghdr(c, A(1), total, -1);
+	put_msghdr(c, A(1), total, -1, IA(0));
 	SEP();
 	dec_flags(c, xlat_msg_flags, A(2), NULL);
 	return true;
@@ -355,7 +359,8 @@ bool d_recvmsg(struct dec_ctx *c)
 	if (failed(c))
 		dec_printf(c, "{msg_namelen=%u}", (unsigned)c->saved);
 	else
-		put_msghdr(c, A(1), c->ret, (long)(unsigned)c->saved);
+		put_msghdr(c, A(1), c->ret, (long)(unsigned)c->saved,
+			   IA(0));
 	SEP();
 	dec_flags(c, xlat_msg_flags, A(2), NULL);
 	return true;
@@ -405,7 +410,8 @@ static void put_mmsgvec(struct dec_ctx *c, unsigned long addr,
 		}
 		dec_puts(c, "{msg_hdr=");
 		put_msghdr(c, at, recv ? (long)m.msg_len : LONG_MAX,
-			   recv && i < c->nnamelen ? c->namelen[i] : -1);
+			   recv && i < c->nnamelen ? c->namelen[i] : -1,
+			   IA(0));
 		if (i < msg_len_n)
 			dec_printf(c, ", msg_len=%u", m.msg_len);
 		dec_puts(c, "}");

@@ -106,6 +106,14 @@ bool d_select(struct dec_ctx *c);
 bool d_sendfile(struct dec_ctx *c);
 bool d_write(struct dec_ctx *c);
 bool d_writev(struct dec_ctx *c);
+void dec_iov_nl(struct dec_ctx *c, unsigned long addr, unsigned long cnt,
+		long data_len, int proto);
+/* Netlink messages (decode_netlink.c); dec_sockbuf: them or a string. */
+int dec_netlink_proto(struct dec_ctx *c, int fd);
+void dec_netlink(struct dec_ctx *c, int proto, unsigned long addr,
+		 unsigned long len);
+void dec_sockbuf(struct dec_ctx *c, int fd, unsigned long addr,
+		 unsigned long len);
 void dec_iov(struct dec_ctx *c, unsigned long addr, unsigned long cnt,
 		    long data_len);
 void put_fd_pair(struct dec_ctx *c, unsigned long addr);

@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Netlink messages in the buffers of send, sendto, sendmsg, recv, recvfrom
+ * and recvmsg on a netlink socket, as strace 6.1 prints them:
+ *
+ *   [{nlmsg_len=20, nlmsg_type=RTM_GETADDR, nlmsg_flags=NLM_F_REQUEST|
+ *   NLM_F_DUMP, nlmsg_seq=1, nlmsg_pid=0}, {ifa_family=AF_UNSPEC, ...}]
+ *
+ * One message is [header, payload]; several are an array of those; the
+ * same for the attributes after a family header ([{nla_len=8, nla_type=
+ * IFA_ADDRESS}, inet_addr("127.0.0.1")]).  The socket's protocol comes
+ * from /proc/PID/net/netlink (the line with the socket's inode).  Payloads
+ * decoded: NLMSG_ERROR, NLMSG_DONE, and NETLINK_ROUTE's address messages
+ * (what getaddrinfo() asks); other payloads are hex strings, as strace
+ * writes those it does not know.
+ */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/if_addr.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include "decoders.h"
+#include "xlat.h"
+
+static const struct xlat netlink_types[] = {
+	XLAT(NLMSG_NOOP), XLAT(NLMSG_ERROR), XLAT(NLMSG_DONE),
+	XLAT(NLMSG_OVERRUN), XLAT_END
+};
+static const struct xlat nl_route_types[] = {
+	XLAT(RTM_NEWLINK), XLAT(RTM_DELLINK), XLAT(RTM_GETLINK),
+	XLAT(RTM_SETLINK), XLAT(RTM_NEWADDR), XLAT(RTM_DELADDR),
+	XLAT(RTM_GETADDR), XLAT(RTM_NEWROUTE), XLAT(RTM_DELROUTE),
+	XLAT(RTM_GETROUTE), XLAT(RTM_NEWNEIGH), XLAT(RTM_DELNEIGH),
+	XLAT(RTM_GETNEIGH), XLAT(RTM_NEWRULE), XLAT(RTM_DELRULE),
+	XLAT(RTM_GETRULE), XLAT(RTM_NEWQDISC), XLAT(RTM_DELQDISC),
+	XLAT(RTM_GETQDISC), XLAT(RTM_NEWTCLASS), XLAT(RTM_DELTCLASS),
+	XLAT(RTM_GETTCLASS), XLAT(RTM_NEWTFILTER), XLAT(RTM_DELTFILTER),
+	XLAT(RTM_GETTFILTER), XLAT(RTM_NEWACTION), XLAT(RTM_DELACTION),
+	XLAT(RTM_GETACTION), XLAT(RTM_NEWPREFIX), XLAT(RTM_GETMULTICAST),
+	XLAT(RTM_GETANYCAST), XLAT(RTM_NEWNEIGHTBL), XLAT(RTM_GETNEIGHTBL),
+	XLAT(RTM_SETNEIGHTBL), XLAT(RTM_NEWNDUSEROPT),
+	XLAT(RTM_NEWADDRLABEL), XLAT(RTM_DELADDRLABEL),
+	XLAT(RTM_GETADDRLABEL), XLAT(RTM_GETDCB), XLAT(RTM_SETDCB),
+	XLAT(RTM_NEWNETCONF), XLAT(RTM_DELNETCONF), XLAT(RTM_GETNETCONF),
+	XLAT(RTM_NEWMDB), XLAT(RTM_DELMDB), XLAT(RTM_GETMDB),
+	XLAT(RTM_NEWNSID), XLAT(RTM_DELNSID), XLAT(RTM_GETNSID),
+	XLAT(RTM_NEWSTATS), XLAT(RTM_GETSTATS), XLAT(RTM_NEWCACHEREPORT),
+	XLAT(RTM_NEWCHAIN), XLAT(RTM_DELCHAIN), XLAT(RTM_GETCHAIN),
+	XLAT(RTM_NEWNEXTHOP), XLAT(RTM_DELNEXTHOP), XLAT(RTM_GETNEXTHOP),
+	XLAT(RTM_NEWLINKPROP), XLAT(RTM_DELLINKPROP),
+	XLAT(RTM_GETLINKPROP), XLAT(RTM_NEWVLAN), XLAT(RTM_DELVLAN),
+	XLAT(RTM_GETVLAN), XLAT(RTM_NEWNEXTHOPBUCKET),
+	XLAT(RTM_DELNEXTHOPBUCKET), XLAT(RTM_GETNEXTHOPBUCKET),
+	XLAT_END
+};
+static const struct xlat nl_sock_diag_types[] = {
+	XLAT_PAIR(20, "SOCK_DIAG_BY_FAMILY"), XLAT_PAIR(21, "SOCK_DESTROY"),
+	XLAT_END
+};
+
+/* NLM_F_* common to all messages, then those of a kind of request. */
+#define NLM_COMMON XLAT(NLM_F_REQUEST), XLAT(NLM_F_MULTI), XLAT(NLM_F_ACK), \
+	XLAT(NLM_F_ECHO), XLAT(NLM_F_DUMP_INTR), XLAT(NLM_F_DUMP_FILTERED)
+static const struct xlat nlm_flags[] = { NLM_COMMON, XLAT_END };
+static const struct xlat nlm_get_flags[] = {
+	NLM_COMMON, XLAT(NLM_F_DUMP), XLAT(NLM_F_ROOT), XLAT(NLM_F_MATCH),
+	XLAT(NLM_F_ATOMIC), XLAT_END
+};
+static const struct xlat nlm_new_flags[] = {
+	NLM_COMMON, XLAT(NLM_F_REPLACE), XLAT(NLM_F_EXCL), XLAT(NLM_F_CREATE),
+	XLAT(NLM_F_APPEND), XLAT_END
+};
+static const struct xlat nlm_delete_flags[] = {
+	NLM_COMMON, XLAT(NLM_F_NONREC), XLAT_END
+};
+static const struct xlat nlm_ack_flags[] = {
+	NLM_COMMON, XLAT(NLM_F_CAPPED), XLAT(NLM_F_ACK_TLVS), XLAT_END
+};
+
+static const struct xlat ifaddrflags[] = {
+	XLAT(IFA_F_SECONDARY), XLAT(IFA_F_NODAD), XLAT(IFA_F_OPTIMISTIC),
+	XLAT(IFA_F_DADFAILED), XLAT(IFA_F_HOMEADDRESS),
+	XLAT(IFA_F_DEPRECATED), XLAT(IFA_F_TENTATIVE), XLAT(IFA_F_PERMANENT),
+	XLAT(IFA_F_MANAGETEMPADDR), XLAT(IFA_F_NOPREFIXROUTE),
+	XLAT(IFA_F_MCAUTOJOIN), XLAT(IFA_F_STABLE_PRIVACY), XLAT_END
+};
+static const struct xlat routing_scopes[] = {
+	XLAT(RT_SCOPE_UNIVERSE), XLAT(RT_SCOPE_SITE), XLAT(RT_SCOPE_LINK),
+	XLAT(RT_SCOPE_HOST), XLAT(RT_SCOPE_NOWHERE), XLAT_END
+};
+static const struct xlat rtnl_addr_attrs[] = {
+	XLAT(IFA_UNSPEC), XLAT(IFA_ADDRESS), XLAT(IFA_LOCAL), XLAT(IFA_LABEL),
+	XLAT(IFA_BROADCAST), XLAT(IFA_ANYCAST), XLAT(IFA_CACHEINFO),
+	XLAT(IFA_MULTICAST), XLAT(IFA_FLAGS), XLAT(IFA_RT_PRIORITY),
+	XLAT(IFA_TARGET_NETNSID), XLAT_PAIR(11, "IFA_PROTO"), XLAT_END
+};
+static const struct xlat nlmsgerr_attrs[] = {
+	XLAT_PAIR(0, "NLMSGERR_ATTR_UNUSED"), XLAT_PAIR(1, "NLMSGERR_ATTR_MSG"),
+	XLAT_PAIR(2, "NLMSGERR_ATTR_OFFS"),
+	XLAT_PAIR(3, "NLMSGERR_ATTR_COOKIE"),
+	XLAT_PAIR(4, "NLMSGERR_ATTR_POLICY"), XLAT_END
+};
+
+/*
+ * The protocol of socket fd of the tracee, if it is a netlink socket: -1
+ * when it is not known (a socket not bound yet is not listed), -2 for
+ * another file.  A socket is named "NETLINK" by the sockprotoname
+ * attribute of its /proc link; its protocol is the Eth column of
+ * /proc/PID/net/netlink on the line of its inode.
+ */
+int dec_netlink_proto(struct dec_ctx *c, int fd)
+{
+	char path[64], buf[64], line[256];
+	unsigned long ino, lino;
+	ssize_t n;
+	int proto = -1, eth;
+	FILE *f;
+
+	if (fd < 0)
+		return -2;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)c->tid, fd);
+	n = getxattr(path, "system.sockprotoname", buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -2;
+	buf[n] = 0;
+	if (strcmp(buf, "NETLINK"))
+		return -2;
+	n = readlink(path, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	if (sscanf(buf, "socket:[%lu]", &ino) != 1)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/net/netlink", (int)c->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		/* sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode */
+		if (sscanf(line, "%*x %d %*u %*x %*d %*d %*d %*d %*d %lu",
+			   &eth, &lino) == 2 && lino == ino) {
+			proto = eth;
+			break;
+		}
+	}
+	fclose(f);
+	return proto;
+}
+
+/* printstr_ex(QUOTE_FORCE_HEX): a quoted hex string, -s long at most. */
+static void nl_hex(struct dec_ctx *c, unsigned long addr, unsigned long len)
+{
+	int saved = c->hexstr;
+
+	c->hexstr = DEC_HEX_ALL;
+	dec_buf(c, addr, len);
+	c->hexstr = saved;
+}
+
+/*
+ * A NUL-terminated string attribute: the NUL is not shown, a string
+ * without it is followed by "...".
+ */
+static void nla_str(struct dec_ctx *c, unsigned long addr, unsigned len)
+{
+	unsigned n = len < (unsigned)c->strsize ? len : (unsigned)c->strsize;
+	unsigned char *buf = malloc(n + 1);
+	bool nul;
+
+	if (!buf)
+		return;
+	if (n && !dec_read(c, addr, buf, n)) {
+		dec_ptr(c, addr);
+		free(buf);
+		return;
+	}
+	nul = n == len && n && !buf[n - 1];
+	dec_quoted(c->out, c->hexstr, buf, nul ? n - 1 : n, false);
+	if (!nul)
+		dec_puts(c, "...");
+	free(buf);
+}
+
+/* An address in family af (IFA_ADDRESS ...): false if not one. */
+static bool nla_inet(struct dec_ctx *c, unsigned long addr, unsigned len,
+		     int af)
+{
+	unsigned char a[16];
+	char ip[INET6_ADDRSTRLEN];
+	unsigned need = af == AF_INET ? 4 : af == AF_INET6 ? 16 : 0;
+
+	if (!need || len < need)
+		return false;
+	if (!dec_read(c, addr, a, need)) {
+		dec_ptr(c, addr);
+		return true;
+	}
+	inet_ntop(af, a, ip, sizeof(ip));
+	dec_puts(c, af == AF_INET ? "inet_addr(" : "inet_pton(AF_INET6, ");
+	dec_quoted(c->out, c->hexstr, (unsigned char *)ip, strlen(ip), false);
+	dec_puts(c, ")");
+	return true;
+}
+
+static bool nla_u32(struct dec_ctx *c, unsigned long addr, unsigned len,
+		    bool sign)
+{
+	uint32_t v;
+
+	if (len < sizeof(v))
+		return false;
+	if (!dec_read(c, addr, &v, sizeof(v)))
+		dec_ptr(c, addr);
+	else
+		dec_printf(c, sign ? "%d" : "%u", v);
+	return true;
+}
+
+/* What an attribute's payload is: decoded, or false for a hex string. */
+typedef bool (*nla_decoder)(struct dec_ctx *c, unsigned type,
+			    unsigned long addr, unsigned len, const void *ctx);
+
+static bool ifa_attr(struct dec_ctx *c, unsigned type, unsigned long addr,
+		     unsigned len, const void *ctx)
+{
+	const struct ifaddrmsg *ifa = ctx;
+
+	switch (type) {
+	case IFA_ADDRESS:
+	case IFA_LOCAL:
+	case IFA_BROADCAST:
+	case IFA_ANYCAST:
+	case IFA_MULTICAST:
+		if (!nla_inet(c, addr, len, ifa->ifa_family))
+			nl_hex(c, addr, len);
+		return true;
+	case IFA_LABEL:
+		nla_str(c, addr, len);
+		return true;
+	case IFA_CACHEINFO: {
+		struct ifa_cacheinfo ci;
+
+		if (len < sizeof(ci))
+			return false;
+		if (!dec_read(c, addr, &ci, sizeof(ci)))
+			dec_ptr(c, addr);
+		else
+			dec_printf(c, "{ifa_prefered=%u, ifa_valid=%u, "
+				   "cstamp=%u, tstamp=%u}", ci.ifa_prefered,
+				   ci.ifa_valid, ci.cstamp, ci.tstamp);
+		return true;
+	}
+	case IFA_FLAGS: {
+		uint32_t v;
+
+		if (len < sizeof(v) || len > 8)
+			return false;
+		if (!dec_read(c, addr, &v, sizeof(v)))
+			dec_ptr(c, addr);
+		else
+			dec_flags(c, ifaddrflags, v, "IFA_F_???");
+		return true;
+	}
+	case IFA_RT_PRIORITY:
+		return nla_u32(c, addr, len, false);
+	case IFA_TARGET_NETNSID:
+		return nla_u32(c, addr, len, true);
+	}
+	return false;
+}
+
+static bool nlmsgerr_attr(struct dec_ctx *c, unsigned type,
+			  unsigned long addr, unsigned len, const void *ctx)
+{
+	(void)ctx;
+	if (type == 1) {
+		nla_str(c, addr, len);
+		return true;
+	}
+	if (type == 2)
+		return nla_u32(c, addr, len, false);
+	return false;
+}
+
+/* A list of attributes: [hdr, data] for one, an array of those for more. */
+static void nl_attrs(struct dec_ctx *c, unsigned long addr, unsigned len,
+		     const struct xlat *names, const char *dflt,
+		     nla_decoder dec, const void *ctx)
+{
+	bool is_array = false;
+	unsigned elt;
+
+	for (elt = 0;; elt++) {
+		struct nlattr nla;
+		unsigned alen, dlen;
+		unsigned long next = 0;
+		unsigned next_len = 0;
+
+		if (len < sizeof(nla)) {
+			nl_hex(c, addr, len);
+			break;
+		}
+		if (!dec_read(c, addr, &nla, sizeof(nla))) {
+			if (is_array)
+				dec_printf(c, "... /* %#lx */", addr);
+			else
+				dec_ptr(c, addr);
+			break;
+		}
+		if (!c->no_abbrev && elt == (unsigned)c->strsize) {
+			dec_puts(c, "...");
+			break;
+		}
+		alen = NLA_ALIGN(nla.nla_len);
+		if (nla.nla_len >= NLA_HDRLEN) {
+			next_len = len >= alen ? len - alen : 0;
+			if (next_len)
+				next = addr + alen;
+		}
+		if (!is_array && next) {
+			dec_puts(c, "[");
+			is_array = true;
+		}
+		dlen = nla.nla_len < len ? nla.nla_len : len;
+		if (dlen > NLA_HDRLEN)
+			dec_puts(c, "[");
+		dec_printf(c, "{nla_len=%u, nla_type=", nla.nla_len);
+		if (nla.nla_type & NLA_F_NESTED)
+			dec_puts(c, "NLA_F_NESTED|");
+		if (nla.nla_type & NLA_F_NET_BYTEORDER)
+			dec_puts(c, "NLA_F_NET_BYTEORDER|");
+		dec_xval(c, names, nla.nla_type & NLA_TYPE_MASK, dflt);
+		dec_puts(c, "}");
+		if (dlen > NLA_HDRLEN) {
+			dec_puts(c, ", ");
+			if (!dec || !dec(c, nla.nla_type & NLA_TYPE_MASK,
+					 addr + NLA_HDRLEN, dlen - NLA_HDRLEN,
+					 ctx))
+				nl_hex(c, addr + NLA_HDRLEN,
+				       dlen - NLA_HDRLEN);
+			dec_puts(c, "]");
+		}
+		if (!next)
+			break;
+		dec_puts(c, ", ");
+		addr = next;
+		len = next_len;
+	}
+	if (is_array)
+		dec_puts(c, "]");
+}
+
+/* The index of a network interface: if_nametoindex("lo") when known. */
+static void put_ifindex(struct dec_ctx *c, unsigned idx)
+{
+	char name[IF_NAMESIZE];
+
+	if (idx && if_indextoname(idx, name)) {
+		dec_puts(c, "if_nametoindex(");
+		dec_quoted(c->out, c->hexstr, (unsigned char *)name,
+			   strlen(name), false);
+		dec_puts(c, ")");
+	} else {
+		dec_printf(c, "%u", idx);
+	}
+}
+
+/* struct ifaddrmsg and the IFA_* attributes after it. */
+static void rtnl_addr(struct dec_ctx *c, uint8_t family, unsigned long addr,
+		      unsigned len)
+{
+	struct ifaddrmsg ifa;
+	bool attrs = false;
+
+	dec_puts(c, "{ifa_family=");
+	dec_xval(c, xlat_address_families, family, "AF_???");
+	dec_puts(c, ", ");
+	if (len >= sizeof(ifa)) {
+		if (!dec_read(c, addr, &ifa, sizeof(ifa))) {
+			dec_ptr(c, addr + 1);
+		} else {
+			dec_printf(c, "ifa_prefixlen=%u, ifa_flags=",
+				   ifa.ifa_prefixlen);
+			dec_flags(c, ifaddrflags, ifa.ifa_flags, "IFA_F_???");
+			dec_puts(c, ", ifa_scope=");
+			dec_xval(c, routing_scopes, ifa.ifa_scope, NULL);
+			dec_puts(c, ", ifa_index=");
+			put_ifindex(c, ifa.ifa_index);
+			attrs = true;
+		}
+	} else {
+		dec_puts(c, "...");
+	}
+	dec_puts(c, "}");
+	if (attrs && len > NLMSG_ALIGN(sizeof(ifa))) {
+		dec_puts(c, ", ");
+		nl_attrs(c, addr + NLMSG_ALIGN(sizeof(ifa)),
+			 len - NLMSG_ALIGN(sizeof(ifa)), rtnl_addr_attrs,
+			 "IFA_???", ifa_attr, &ifa);
+	}
+}
+
+/* A NETLINK_ROUTE payload: false if left to the generic printer. */
+static bool route_payload(struct dec_ctx *c, uint16_t type,
+			  unsigned long addr, unsigned len)
+{
+	uint8_t family;
+
+	if (type == NLMSG_DONE)
+		return false;
+	if (!dec_read(c, addr, &family, 1)) {
+		dec_ptr(c, addr);
+		return true;
+	}
+	switch (type) {
+	case RTM_NEWADDR:
+	case RTM_DELADDR:
+	case RTM_GETADDR:
+	case RTM_GETMULTICAST:
+	case RTM_GETANYCAST:
+		rtnl_addr(c, family, addr, len);
+		return true;
+	}
+	/* Not decoded here: as strace writes a family it has no decoder for. */
+	dec_puts(c, "{family=");
+	dec_xval(c, xlat_address_families, family, "AF_???");
+	if (len > 1) {
+		dec_puts(c, ", data=");
+		nl_hex(c, addr + 1, len - 1);
+	}
+	dec_puts(c, "}");
+	return true;
+}
+
+static void nl_message(struct dec_ctx *c, int proto,
+		       const struct nlmsghdr *h, unsigned long addr,
+		       unsigned long len);
+
+static void nl_header(struct dec_ctx *c, int proto, const struct nlmsghdr *h)
+{
+	const struct xlat *types = netlink_types, *flags = nlm_flags;
+	const char *dflt = "NLMSG_???";
+
+	if (h->nlmsg_type >= NLMSG_MIN_TYPE) {
+		if (proto == NETLINK_ROUTE) {
+			types = nl_route_types;
+			dflt = "RTM_???";
+			if (h->nlmsg_type == RTM_DELACTION)
+				flags = nlm_get_flags;
+			else if ((h->nlmsg_type & 3) == 0)
+				flags = nlm_new_flags;
+			else if ((h->nlmsg_type & 3) == 1)
+				flags = nlm_delete_flags;
+			else if ((h->nlmsg_type & 3) == 2)
+				flags = nlm_get_flags;
+		} else if (proto == NETLINK_SOCK_DIAG) {
+			types = nl_sock_diag_types;
+			dflt = "SOCK_DIAG_???";
+			flags = nlm_get_flags;
+		}
+	} else if (h->nlmsg_type == NLMSG_ERROR) {
+		flags = nlm_ack_flags;
+	}
+	dec_printf(c, "{nlmsg_len=%u, nlmsg_type=", h->nlmsg_len);
+	dec_xval(c, types, h->nlmsg_type, dflt);
+	dec_puts(c, ", nlmsg_flags=");
+	dec_flags(c, flags, h->nlmsg_flags, "NLM_F_???");
+	dec_printf(c, ", nlmsg_seq=%u, nlmsg_pid=%d}", h->nlmsg_seq,
+		   (int)h->nlmsg_pid);
+}
+
+/* struct nlmsgerr: the error, the message it answers, extended ACK. */
+static void nl_error(struct dec_ctx *c, int proto, unsigned long addr,
+		     unsigned len, bool capped)
+{
+	struct nlmsghdr h;
+	int err;
+	unsigned payload;
+
+	if (len < sizeof(err)) {
+		nl_hex(c, addr, len);
+		return;
+	}
+	if (!dec_read(c, addr, &err, sizeof(err))) {
+		dec_ptr(c, addr);
+		return;
+	}
+	dec_puts(c, "{error=");
+	if (err < 0 && strerrorname_np(-err))
+		dec_printf(c, "-%s", strerrorname_np(-err));
+	else
+		dec_printf(c, "%d", err);
+	addr += sizeof(err);
+	len -= sizeof(err);
+	if (len) {
+		dec_puts(c, ", msg=");
+		if (len < sizeof(h)) {
+			nl_hex(c, addr, len);
+		} else if (!dec_read(c, addr, &h, sizeof(h))) {
+			dec_ptr(c, addr);
+		} else {
+			payload = capped ? sizeof(h) : h.nlmsg_len;
+			if (payload > len)
+				payload = len;
+			nl_message(c, proto, &h, addr, payload);
+			if (len > payload) {
+				dec_puts(c, ", ");
+				nl_attrs(c, addr + payload, len - payload,
+					 nlmsgerr_attrs, "NLMSGERR_ATTR_???",
+					 nlmsgerr_attr, NULL);
+			}
+		}
+	}
+	dec_puts(c, "}");
+}
+
+static void nl_payload(struct dec_ctx *c, int proto,
+		       const struct nlmsghdr *h, unsigned long addr,
+		       unsigned len)
+{
+	int num;
+
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		nl_error(c, proto, addr, len, h->nlmsg_flags & NLM_F_CAPPED);
+		return;
+	}
+	if (h->nlmsg_type >= NLMSG_MIN_TYPE && proto == NETLINK_ROUTE &&
+	    route_payload(c, h->nlmsg_type, addr, len))
+		return;
+	if (h->nlmsg_type == NLMSG_DONE && len == sizeof(num)) {
+		if (!dec_read(c, addr, &num, sizeof(num)))
+			dec_ptr(c, addr);
+		else
+			dec_printf(c, "%d", num);
+		return;
+	}
+	nl_hex(c, addr, len);
+}
+
+/* [header, payload], or the header alone when there is no payload. */
+static void nl_message(struct dec_ctx *c, int proto,
+		       const struct nlmsghdr *h, unsigned long addr,
+		       unsigned long len)
+{
+	unsigned n = h->nlmsg_len < len ? h->nlmsg_len : (unsigned)len;
+
+	if (n > NLMSG_HDRLEN)
+		dec_puts(c, "[");
+	nl_header(c, proto, h);
+	if (n > NLMSG_HDRLEN) {
+		dec_puts(c, ", ");
+		nl_payload(c, proto, h, addr + NLMSG_HDRLEN, n - NLMSG_HDRLEN);
+		dec_puts(c, "]");
+	}
+}
+
+void dec_netlink(struct dec_ctx *c, int proto, unsigned long addr,
+		 unsigned long len)
+{
+	bool is_array = false;
+	unsigned elt;
+
+	if (!addr) {
+		dec_puts(c, "NULL");
+		return;
+	}
+	for (elt = 0;; elt++) {
+		struct nlmsghdr h;
+		unsigned long mlen, next = 0, next_len = 0;
+
+		if (len < sizeof(h)) {
+			nl_hex(c, addr, len);
+			break;
+		}
+		if (!dec_read(c, addr, &h, sizeof(h))) {
+			if (is_array)
+				dec_printf(c, "... /* %#lx */", addr);
+			else
+				dec_ptr(c, addr);
+			break;
+		}
+		if (!c->no_abbrev && elt == (unsigned)c->strsize) {
+			dec_puts(c, "...");
+			break;
+		}
+		mlen = NLMSG_ALIGN(h.nlmsg_len);
+		if (h.nlmsg_len >= NLMSG_HDRLEN) {
+			next_len = len >= mlen ? len - mlen : 0;
+			if (next_len)
+				next = addr + mlen;
+		}
+		if (!is_array && next) {
+			dec_puts(c, "[");
+			is_array = true;
+		}
+		nl_message(c, proto, &h, addr, len);
+		if (!next)
+			break;
+		dec_puts(c, ", ");
+		addr = next;
+		len = next_len;
+	}
+	if (is_array)
+		dec_puts(c, "]");
+}
+
+void dec_sockbuf(struct dec_ctx *c, int fd, unsigned long addr,
+		 unsigned long len)
+{
+	int proto = dec_netlink_proto(c, fd);
+
+	if (proto >= -1)
+		dec_netlink(c, proto, addr, len);
+	else
+		dec_buf(c, addr, len);
+}
