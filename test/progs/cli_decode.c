@@ -17,6 +17,8 @@
 #include <linux/filter.h>
 #include <linux/fs.h>
 #include <linux/if_addr.h>
+#include <linux/if_arp.h>
+#include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/seccomp.h>
@@ -699,6 +701,17 @@ static void realprogs(void)
 	connect(-1, (struct sockaddr *)&sin6, sizeof(sin6));
 }
 
+/* Appends an attribute to the message in buf, of ll bytes so far. */
+static size_t nla_put(unsigned char *buf, size_t ll, unsigned type,
+		      const void *data, size_t len)
+{
+	struct nlattr a = { NLA_HDRLEN + len, type };
+
+	memcpy(buf + ll, &a, sizeof(a));
+	memcpy(buf + ll + NLA_HDRLEN, data, len);
+	return ll + NLA_ALIGN(NLA_HDRLEN + len);
+}
+
 /*
  * Netlink messages (getaddrinfo() asks NETLINK_ROUTE for the addresses):
  * requests, and the kernel's ACK of a NLMSG_NOOP, the one answer that is
@@ -741,6 +754,35 @@ static void netlinks(void)
 	struct msghdr mh = { &nl, sizeof(nl), &iov, 1, NULL, 0, 0 };
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 
+	/* A link by a name no machine has: nothing changes (ENODEV). */
+	unsigned char link[512];
+	size_t ll = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct ifinfomsg));
+	struct nlmsghdr *lh = (struct nlmsghdr *)link;
+	struct ifinfomsg *ifi = (struct ifinfomsg *)(link + NLMSG_HDRLEN);
+	struct rtnl_link_stats64 st = { .rx_packets = 7, .tx_bytes = 1ULL << 40,
+					.rx_nohandler = 3 };
+	struct rtnl_link_ifmap map = { 0xd0000, 0xdffff, 0x300, 11, 0, 1 };
+	uint32_t u32;
+
+	memset(link, 0, sizeof(link));
+	lh->nlmsg_type = RTM_GETLINK;
+	lh->nlmsg_flags = NLM_F_REQUEST;
+	lh->nlmsg_seq = 4;
+	ifi->ifi_type = ARPHRD_ETHER;
+	ifi->ifi_flags = 0x10001 | 0x80000;
+	ifi->ifi_change = 0xffffffff;
+	ll = nla_put(link, ll, IFLA_IFNAME, "utrace-nx0", 11);
+	u32 = RTEXT_FILTER_VF | 8;
+	ll = nla_put(link, ll, IFLA_EXT_MASK, &u32, 4);
+	ll = nla_put(link, ll, IFLA_ADDRESS, "\x02\x00\x5e\x10\xab\xff", 6);
+	u32 = 1500;
+	ll = nla_put(link, ll, IFLA_MTU, &u32, 4);
+	ll = nla_put(link, ll, IFLA_OPERSTATE, "\x06", 1);
+	ll = nla_put(link, ll, IFLA_STATS64, &st, sizeof(st));
+	ll = nla_put(link, ll, IFLA_MAP, &map, sizeof(map));
+	ll = nla_put(link, ll, 0x43, "\x01", 1);
+	lh->nlmsg_len = ll;
+
 	if (fd < 0)
 		return;
 	sendto(fd, &noop, sizeof(noop), 0, (struct sockaddr *)&nl,
@@ -749,6 +791,7 @@ static void netlinks(void)
 	sendto(fd, &req, sizeof(req), MSG_DONTWAIT, NULL, 0);
 	sendto(fd, &two, sizeof(two), MSG_DONTWAIT, NULL, 0);
 	sendto(fd, &two, 12, MSG_DONTWAIT, NULL, 0);
+	sendto(fd, link, ll, MSG_DONTWAIT, NULL, 0);
 	close(fd);
 }
 
