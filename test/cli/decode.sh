@@ -99,12 +99,14 @@ check "wait4 flags, seccomp, FIEMAP, FS_IOC_[GS]ETFLAGS (from real programs)" \
 	decode-realprogs.out "$P" realprogs
 check "-v: seccomp filter programs (BPF_STMT, BPF_JUMP)" \
 	decode-realprogs-v.out -v "$P" realprogs
-check "netlink messages: NETLINK_ROUTE links and addresses, an ACK" \
+check "netlink messages: NETLINK_ROUTE links and addresses, sock_diag, ACKs" \
 	decode-netlink.out "$P" netlink
 check "netlink messages: -s cuts strings, not the messages" \
-	decode-netlink-s3.out -s 3 -e trace=chdir,sendto,recvmsg "$P" netlink
+	decode-netlink-s3.out -s 3 -e trace=chdir,sendto,recvmsg,recvfrom \
+	"$P" netlink
 check "netlink messages: -x (names in hex with their NUL), -X verbose" \
-	decode-netlink-xv.out -x -X verbose -e trace=chdir,sendto,recvmsg \
+	decode-netlink-xv.out -x -X verbose \
+	-e trace=chdir,sendto,recvmsg,recvfrom \
 	"$P" netlink
 # -xx writes the marker in hex too.
 xx() {	# name, expected file, options and sections...

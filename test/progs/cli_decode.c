@@ -19,6 +19,8 @@
 #include <linux/if_addr.h>
 #include <linux/if_arp.h>
 #include <linux/if_link.h>
+#include <linux/inet_diag.h>
+#include <linux/sock_diag.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/seccomp.h>
@@ -792,6 +794,34 @@ static void netlinks(void)
 	sendto(fd, &two, sizeof(two), MSG_DONTWAIT, NULL, 0);
 	sendto(fd, &two, 12, MSG_DONTWAIT, NULL, 0);
 	sendto(fd, link, ll, MSG_DONTWAIT, NULL, 0);
+	close(fd);
+
+	/* sock_diag: a TCP socket 127.0.0.1:1 -> 127.0.0.1:1 no one has. */
+	struct {
+		struct nlmsghdr h;
+		struct inet_diag_req_v2 r;
+	} diag;
+
+	memset(&diag, 0, sizeof(diag));
+	diag.h.nlmsg_len = sizeof(diag);
+	diag.h.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	diag.h.nlmsg_flags = NLM_F_REQUEST;
+	diag.h.nlmsg_seq = 5;
+	diag.r.sdiag_family = AF_INET;
+	diag.r.sdiag_protocol = IPPROTO_TCP;
+	diag.r.idiag_ext = 1 << (INET_DIAG_INFO - 1);
+	diag.r.idiag_states = 1 << 10 | 1 << 1;
+	diag.r.id.idiag_sport = htons(1);
+	diag.r.id.idiag_dport = htons(1);
+	diag.r.id.idiag_src[0] = htonl(0x7f000001);
+	diag.r.id.idiag_dst[0] = htonl(0x7f000001);
+	diag.r.id.idiag_cookie[0] = INET_DIAG_NOCOOKIE;
+	diag.r.id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd < 0)
+		return;
+	sendto(fd, &diag, sizeof(diag), 0, NULL, 0);
+	recvfrom(fd, buf, sizeof(buf), 0, NULL, NULL);
 	close(fd);
 }
 

@@ -21,6 +21,8 @@
 #include <linux/if_addr.h>
 #include <linux/if_arp.h>
 #include <linux/if_link.h>
+#include <linux/inet_diag.h>
+#include <linux/sock_diag.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -724,6 +726,312 @@ static void rtnl_link(struct dec_ctx *c, uint8_t family, unsigned long addr,
 	}
 }
 
+/* -- NETLINK_SOCK_DIAG: inet_diag requests and answers --------------- */
+
+static const struct xlat tcp_states[] = {
+	XLAT_PAIR(1, "TCP_ESTABLISHED"), XLAT_PAIR(2, "TCP_SYN_SENT"),
+	XLAT_PAIR(3, "TCP_SYN_RECV"), XLAT_PAIR(4, "TCP_FIN_WAIT1"),
+	XLAT_PAIR(5, "TCP_FIN_WAIT2"), XLAT_PAIR(6, "TCP_TIME_WAIT"),
+	XLAT_PAIR(7, "TCP_CLOSE"), XLAT_PAIR(8, "TCP_CLOSE_WAIT"),
+	XLAT_PAIR(9, "TCP_LAST_ACK"), XLAT_PAIR(10, "TCP_LISTEN"),
+	XLAT_PAIR(11, "TCP_CLOSING"), XLAT_PAIR(12, "TCP_NEW_SYN_RECV"),
+	XLAT_END
+};
+static const struct xlat tcp_state_flags[] = {
+	XLAT_PAIR(1 << 1, "1<<TCP_ESTABLISHED"),
+	XLAT_PAIR(1 << 2, "1<<TCP_SYN_SENT"),
+	XLAT_PAIR(1 << 3, "1<<TCP_SYN_RECV"),
+	XLAT_PAIR(1 << 4, "1<<TCP_FIN_WAIT1"),
+	XLAT_PAIR(1 << 5, "1<<TCP_FIN_WAIT2"),
+	XLAT_PAIR(1 << 6, "1<<TCP_TIME_WAIT"),
+	XLAT_PAIR(1 << 7, "1<<TCP_CLOSE"),
+	XLAT_PAIR(1 << 8, "1<<TCP_CLOSE_WAIT"),
+	XLAT_PAIR(1 << 9, "1<<TCP_LAST_ACK"),
+	XLAT_PAIR(1 << 10, "1<<TCP_LISTEN"),
+	XLAT_PAIR(1 << 11, "1<<TCP_CLOSING"),
+	XLAT_PAIR(1 << 12, "1<<TCP_NEW_SYN_RECV"), XLAT_END
+};
+static const struct xlat inet_diag_extended_flags[] = {
+	XLAT_PAIR(1 << 0, "1<<(INET_DIAG_MEMINFO-1)"),
+	XLAT_PAIR(1 << 1, "1<<(INET_DIAG_INFO-1)"),
+	XLAT_PAIR(1 << 2, "1<<(INET_DIAG_VEGASINFO-1)"),
+	XLAT_PAIR(1 << 3, "1<<(INET_DIAG_CONG-1)"),
+	XLAT_PAIR(1 << 4, "1<<(INET_DIAG_TOS-1)"),
+	XLAT_PAIR(1 << 5, "1<<(INET_DIAG_TCLASS-1)"),
+	XLAT_PAIR(1 << 6, "1<<(INET_DIAG_SKMEMINFO-1)"),
+	XLAT_PAIR(1 << 7, "1<<(INET_DIAG_SHUTDOWN-1)"), XLAT_END
+};
+static const struct xlat inet_diag_attrs[] = {
+	XLAT_PAIR(0, "INET_DIAG_NONE"), XLAT_PAIR(1, "INET_DIAG_MEMINFO"),
+	XLAT_PAIR(2, "INET_DIAG_INFO"), XLAT_PAIR(3, "INET_DIAG_VEGASINFO"),
+	XLAT_PAIR(4, "INET_DIAG_CONG"), XLAT_PAIR(5, "INET_DIAG_TOS"),
+	XLAT_PAIR(6, "INET_DIAG_TCLASS"), XLAT_PAIR(7, "INET_DIAG_SKMEMINFO"),
+	XLAT_PAIR(8, "INET_DIAG_SHUTDOWN"), XLAT_PAIR(9, "INET_DIAG_DCTCPINFO"),
+	XLAT_PAIR(10, "INET_DIAG_PROTOCOL"),
+	XLAT_PAIR(11, "INET_DIAG_SKV6ONLY"), XLAT_PAIR(12, "INET_DIAG_LOCALS"),
+	XLAT_PAIR(13, "INET_DIAG_PEERS"), XLAT_PAIR(14, "INET_DIAG_PAD"),
+	XLAT_PAIR(15, "INET_DIAG_MARK"), XLAT_PAIR(16, "INET_DIAG_BBRINFO"),
+	XLAT_PAIR(17, "INET_DIAG_CLASS_ID"), XLAT_PAIR(18, "INET_DIAG_MD5SIG"),
+	XLAT_PAIR(19, "INET_DIAG_ULP_INFO"),
+	XLAT_PAIR(20, "INET_DIAG_SK_BPF_STORAGES"),
+	XLAT_PAIR(21, "INET_DIAG_CGROUP_ID"),
+	XLAT_PAIR(22, "INET_DIAG_SOCKOPT"), XLAT_END
+};
+static const struct xlat inet_diag_req_attrs[] = {
+	XLAT_PAIR(0, "INET_DIAG_REQ_NONE"),
+	XLAT_PAIR(1, "INET_DIAG_REQ_BYTECODE"),
+	XLAT_PAIR(2, "INET_DIAG_REQ_SK_BPF_STORAGES"),
+	XLAT_PAIR(3, "INET_DIAG_REQ_PROTOCOL"), XLAT_END
+};
+static const struct xlat shutdown_flags[] = {
+	XLAT_PAIR(1, "RCV_SHUTDOWN"), XLAT_PAIR(2, "SEND_SHUTDOWN"), XLAT_END
+};
+
+/*
+ * A field shown decoded (-X abbrev), as its bytes in hex (-X raw), or both
+ * (-X verbose: the bytes, then the decoded text in a comment): xlat_begin()
+ * before the decoded text, xlat_end() after it.
+ */
+static bool xlat_begin(struct dec_ctx *c, const void *raw, size_t n)
+{
+	if (c->xlat_style != DEC_XLAT_ABBREV)
+		dec_quoted(c->out, DEC_HEX_ALL, raw, n, false);
+	if (c->xlat_style == DEC_XLAT_RAW)
+		return false;
+	if (c->xlat_style == DEC_XLAT_VERBOSE)
+		dec_puts(c, " /* ");
+	return true;
+}
+
+static void xlat_end(struct dec_ctx *c)
+{
+	if (c->xlat_style == DEC_XLAT_VERBOSE)
+		dec_puts(c, " */");
+}
+
+/* struct inet_diag_sockid: ports, addresses, interface, cookie. */
+static void put_sockid(struct dec_ctx *c, const struct inet_diag_sockid *id,
+		       int af)
+{
+	char ip[INET6_ADDRSTRLEN];
+	int i;
+
+	dec_puts(c, "id={");
+	for (i = 0; i < 2; i++) {
+		const __be16 *port = i ? &id->idiag_dport : &id->idiag_sport;
+
+		dec_puts(c, i ? ", idiag_dport=" : "idiag_sport=");
+		if (xlat_begin(c, port, sizeof(*port))) {
+			dec_printf(c, "htons(%u)", ntohs(*port));
+			xlat_end(c);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		const void *a = i ? (const void *)id->idiag_dst :
+				    (const void *)id->idiag_src;
+		const char *f = i ? "idiag_dst" : "idiag_src";
+
+		if (af == AF_INET || af == AF_INET6) {
+			bool pton = af == AF_INET6 &&
+				    c->xlat_style == DEC_XLAT_ABBREV;
+
+			if (!pton)
+				dec_printf(c, ", %s=", f);
+			else
+				dec_puts(c, ", ");
+			if (xlat_begin(c, a, 16)) {
+				inet_ntop(af, a, ip, sizeof(ip));
+				dec_puts(c, af == AF_INET ? "inet_addr(" :
+					 "inet_pton(AF_INET6, ");
+				dec_quoted(c->out, c->hexstr,
+					   (unsigned char *)ip, strlen(ip),
+					   false);
+				if (pton)
+					dec_printf(c, ", &%s)", f);
+				else
+					dec_puts(c, ")");
+				xlat_end(c);
+			}
+		} else {
+			dec_printf(c, ", %s=", f);
+			dec_quoted(c->out, DEC_HEX_ALL, a, 16, false);
+		}
+	}
+	dec_puts(c, ", idiag_if=");
+	put_ifindex(c, id->idiag_if);
+	dec_printf(c, ", idiag_cookie=[%u, %u]}", id->idiag_cookie[0],
+		   id->idiag_cookie[1]);
+}
+
+static bool inet_diag_attr(struct dec_ctx *c, unsigned type,
+			   unsigned long addr, unsigned len, const void *ctx)
+{
+	(void)ctx;
+	switch (type) {
+	case INET_DIAG_MEMINFO: {
+		struct inet_diag_meminfo m;
+
+		if (len < sizeof(m))
+			return false;
+		if (!dec_read(c, addr, &m, sizeof(m)))
+			dec_ptr(c, addr);
+		else
+			dec_printf(c, "{idiag_rmem=%u, idiag_wmem=%u, "
+				   "idiag_fmem=%u, idiag_tmem=%u}", m.idiag_rmem,
+				   m.idiag_wmem, m.idiag_fmem, m.idiag_tmem);
+		return true;
+	}
+	case INET_DIAG_CONG:
+		nla_str(c, addr, len);
+		return true;
+	case INET_DIAG_TOS:
+	case INET_DIAG_TCLASS:
+	case INET_DIAG_PROTOCOL:
+	case INET_DIAG_SKV6ONLY:
+		return nla_int(c, addr, len, 1);
+	case INET_DIAG_MARK:
+	case INET_DIAG_CLASS_ID:
+		return nla_int(c, addr, len, 4);
+	case INET_DIAG_SHUTDOWN: {
+		uint8_t v;
+
+		/* Not UAPI names: the value, the names in a comment. */
+		if (len < 1 || len > 8)
+			return false;
+		if (!dec_read(c, addr, &v, 1)) {
+			dec_ptr(c, addr);
+		} else if (!v) {
+			dec_puts(c, "0");
+		} else {
+			int saved = c->xlat_style;
+
+			if (saved != DEC_XLAT_RAW)
+				c->xlat_style = DEC_XLAT_VERBOSE;
+			dec_flags(c, shutdown_flags, v, "???_SHUTDOWN");
+			c->xlat_style = saved;
+		}
+		return true;
+	}
+	case 21: {	/* INET_DIAG_CGROUP_ID */
+		uint64_t v;
+
+		if (len < sizeof(v))
+			return false;
+		if (!dec_read(c, addr, &v, sizeof(v)))
+			dec_ptr(c, addr);
+		else
+			dec_printf(c, "%llu", (unsigned long long)v);
+		return true;
+	}
+	case 22: {	/* INET_DIAG_SOCKOPT: the bits set */
+		static const char *const bits[] = {
+			"recverr", "is_icsk", "freebind", "hdrincl",
+			"mc_loop", "transparent", "mc_all", "nodefrag",
+			"bind_address_no_port", "recverr_rfc4884",
+			"defer_connect",
+		};
+		uint16_t v;
+		unsigned i, n = 0;
+
+		if (len < sizeof(v))
+			return false;
+		if (!dec_read(c, addr, &v, sizeof(v))) {
+			dec_ptr(c, addr);
+			return true;
+		}
+		dec_puts(c, "{");
+		for (i = 0; i < 11; i++)
+			if (v & (1u << i))
+				dec_printf(c, "%s%s=1", n++ ? ", " : "",
+					   bits[i]);
+		if (v >> 11)
+			dec_printf(c, "%sunused=%#x", n ? ", " : "", v >> 11);
+		dec_puts(c, "}");
+		return true;
+	}
+	}
+	return false;
+}
+
+/* inet_diag_req_v2 (a request) or inet_diag_msg (an answer). */
+static void inet_diag(struct dec_ctx *c, bool request, uint8_t family,
+		      unsigned long addr, unsigned len)
+{
+	union {
+		struct inet_diag_req_v2 req;
+		struct inet_diag_msg msg;
+	} u;
+	size_t size = request ? sizeof(u.req) : sizeof(u.msg);
+	bool attrs = false;
+
+	dec_puts(c, request ? "{sdiag_family=" : "{idiag_family=");
+	dec_xval(c, xlat_address_families, family, "AF_???");
+	dec_puts(c, ", ");
+	if (len < size) {
+		dec_puts(c, "...");
+	} else if (!dec_read(c, addr, &u, size)) {
+		dec_ptr(c, addr + 1);
+	} else if (request) {
+		dec_puts(c, "sdiag_protocol=");
+		dec_xval(c, xlat_inet_protos, u.req.sdiag_protocol,
+			 "IPPROTO_???");
+		dec_puts(c, ", idiag_ext=");
+		dec_flags(c, inet_diag_extended_flags, u.req.idiag_ext,
+			  "1<<INET_DIAG_\?\?\?-1");
+		dec_puts(c, ", idiag_states=");
+		dec_flags(c, tcp_state_flags, u.req.idiag_states,
+			  "1<<TCP_???");
+		dec_puts(c, ", ");
+		put_sockid(c, &u.req.id, family);
+		attrs = true;
+	} else {
+		dec_puts(c, "idiag_state=");
+		dec_xval(c, tcp_states, u.msg.idiag_state, "TCP_???");
+		dec_printf(c, ", idiag_timer=%u, idiag_retrans=%u, ",
+			   u.msg.idiag_timer, u.msg.idiag_retrans);
+		put_sockid(c, &u.msg.id, family);
+		dec_printf(c, ", idiag_expires=%u, idiag_rqueue=%u, "
+			   "idiag_wqueue=%u, idiag_uid=%u, idiag_inode=%u",
+			   u.msg.idiag_expires, u.msg.idiag_rqueue,
+			   u.msg.idiag_wqueue, u.msg.idiag_uid,
+			   u.msg.idiag_inode);
+		attrs = true;
+	}
+	dec_puts(c, "}");
+	if (attrs && len > NLMSG_ALIGN(size)) {
+		dec_puts(c, ", ");
+		if (request)
+			nl_attrs(c, addr + NLMSG_ALIGN(size),
+				 len - NLMSG_ALIGN(size), inet_diag_req_attrs,
+				 "INET_DIAG_REQ_???", NULL, NULL);
+		else
+			nl_attrs(c, addr + NLMSG_ALIGN(size),
+				 len - NLMSG_ALIGN(size), inet_diag_attrs,
+				 "INET_DIAG_???", inet_diag_attr, NULL);
+	}
+}
+
+/* A NETLINK_SOCK_DIAG payload: false if left to the generic printer. */
+static bool diag_payload(struct dec_ctx *c, const struct nlmsghdr *h,
+			 unsigned long addr, unsigned len)
+{
+	uint8_t family;
+
+	if (h->nlmsg_type == NLMSG_DONE)
+		return false;
+	if (!dec_read(c, addr, &family, 1)) {
+		dec_ptr(c, addr);
+		return true;
+	}
+	if ((family == AF_INET || family == AF_INET6) && len > 1 &&
+	    h->nlmsg_type == SOCK_DIAG_BY_FAMILY) {
+		inet_diag(c, h->nlmsg_flags & NLM_F_REQUEST, family, addr,
+			  len);
+		return true;
+	}
+	return false;
+}
+
 /* A NETLINK_ROUTE payload: false if left to the generic printer. */
 static bool route_payload(struct dec_ctx *c, uint16_t type,
 			  unsigned long addr, unsigned len)
@@ -816,10 +1124,16 @@ static void nl_error(struct dec_ctx *c, int proto, unsigned long addr,
 		return;
 	}
 	dec_puts(c, "{error=");
-	if (err < 0 && strerrorname_np(-err))
-		dec_printf(c, "-%s", strerrorname_np(-err));
-	else
+	if (err < 0 && strerrorname_np(-err)) {
+		if (c->xlat_style != DEC_XLAT_ABBREV)
+			dec_printf(c, "%d", err);
+		if (c->xlat_style == DEC_XLAT_VERBOSE)
+			dec_printf(c, " /* -%s */", strerrorname_np(-err));
+		else if (c->xlat_style == DEC_XLAT_ABBREV)
+			dec_printf(c, "-%s", strerrorname_np(-err));
+	} else {
 		dec_printf(c, "%d", err);
+	}
 	addr += sizeof(err);
 	len -= sizeof(err);
 	if (len) {
@@ -856,6 +1170,9 @@ static void nl_payload(struct dec_ctx *c, int proto,
 	}
 	if (h->nlmsg_type >= NLMSG_MIN_TYPE && proto == NETLINK_ROUTE &&
 	    route_payload(c, h->nlmsg_type, addr, len))
+		return;
+	if (h->nlmsg_type >= NLMSG_MIN_TYPE && proto == NETLINK_SOCK_DIAG &&
+	    diag_payload(c, h, addr, len))
 		return;
 	if (h->nlmsg_type == NLMSG_DONE && len == sizeof(num)) {
 		if (!dec_read(c, addr, &num, sizeof(num)))
