@@ -939,13 +939,17 @@ static bool inet_diag_attr(struct dec_ctx *c, unsigned type,
 			dec_ptr(c, addr);
 			return true;
 		}
+		/* The bits set; all of them with -v. */
 		dec_puts(c, "{");
 		for (i = 0; i < 11; i++)
-			if (v & (1u << i))
-				dec_printf(c, "%s%s=1", n++ ? ", " : "",
-					   bits[i]);
-		if (v >> 11)
-			dec_printf(c, "%sunused=%#x", n ? ", " : "", v >> 11);
+			if (c->no_abbrev || v & (1u << i))
+				dec_printf(c, "%s%s=%u", n++ ? ", " : "",
+					   bits[i], (v >> i) & 1);
+		if (c->no_abbrev || v >> 11) {
+			dec_printf(c, "%sunused=", n ? ", " : "");
+			dec_hex(c, v >> 11);
+			dec_puts(c, " /* bits 3..8 */");
+		}
 		dec_puts(c, "}");
 		return true;
 	}
