@@ -733,8 +733,9 @@ static void netlinks(void)
 	} req = {
 		.h = { sizeof(req), RTM_GETADDR, NLM_F_REQUEST | NLM_F_DUMP,
 		       2, 0 },
-		.ifa = { AF_INET, 8, IFA_F_PERMANENT | IFA_F_SECONDARY, RT_SCOPE_HOST,
-			 0 },
+		/* Index 1: the loopback device, first in every namespace. */
+		.ifa = { AF_INET, 8, IFA_F_PERMANENT | IFA_F_SECONDARY,
+			 RT_SCOPE_HOST, 1 },
 		.a1 = { 8, IFA_LOCAL }, .addr = htonl(0x7f000001),
 		.a2 = { 7, IFA_LABEL }, .label = "abc",
 		.a3 = { 8, IFA_FLAGS }, .flags = IFA_F_NODAD,

@@ -644,11 +644,16 @@ static void put_ifindex(struct dec_ctx *c, unsigned idx)
 {
 	char name[IF_NAMESIZE];
 
-	if (idx && if_indextoname(idx, name)) {
+	if (idx && if_indextoname(idx, name) &&
+	    c->xlat_style != DEC_XLAT_RAW) {
+		if (c->xlat_style == DEC_XLAT_VERBOSE)
+			dec_printf(c, "%u /* ", idx);
 		dec_puts(c, "if_nametoindex(");
 		dec_quoted(c->out, c->hexstr, (unsigned char *)name,
 			   strlen(name), false);
 		dec_puts(c, ")");
+		if (c->xlat_style == DEC_XLAT_VERBOSE)
+			dec_puts(c, " */");
 	} else {
 		dec_printf(c, "%u", idx);
 	}
