@@ -58,6 +58,11 @@
  * memory go and is served from a snapshot meanwhile (the held child's
  * registers, made from the parent's at the vfork).
  *
+ * One gdb at a time: another that connects meanwhile is refused gently
+ * (struct refused): its packets are answered with an E.errtext reply
+ * giving the reason until it hangs up, on its own non-blocking socket in
+ * the same poll, for REFUSE_SECS at most.
+ *
  * Leaving (detach, a client gone, kill): breakpoints and debug registers
  * are taken out while the threads are held, each held record is replied
  * with UTRACE_DETACH (and the signal bits that settle a held signal), the
@@ -95,6 +100,8 @@
 #define PKT_MAX		16384	/* PacketSize: the largest packet gdb sends */
 #define IN_MAX		(2 * PKT_MAX + 16)
 #define XSTATE_MAX	8192
+#define REFUSE_MAX	4	/* refused gdbs answered at a time */
+#define REFUSE_SECS	2.0	/* each is closed then at the latest */
 
 enum gev {
 	GEV_NONE,
@@ -114,6 +121,20 @@ enum gev {
 };
 
 struct regset;
+
+/*
+ * A gdb refused while another is served: each packet it sends is answered
+ * with an E.errtext reply, so gdb shows the reason, until it hangs up or
+ * REFUSE_SECS pass.  Never blocks: its socket is polled with the others.
+ */
+struct refused {
+	int fd;
+	const char *why;
+	double deadline;	/* now_mono() */
+	size_t inlen;
+	char in[512];
+	struct refused *next;
+};
 
 struct gthr {
 	struct gdbstub *s;
@@ -225,6 +246,7 @@ struct gdbstub {
 	size_t outlen;
 	int vfd[16];		/* vFile descriptors + 1 (0: free) */
 	bool kick;		/* a queue call waits for a dispatch */
+	struct refused *refused;	/* gdbs being turned away */
 };
 
 static struct gthr *gthr_add(struct gdbstub *s, struct gproc *p, pid_t tid);
@@ -3290,20 +3312,98 @@ static void client_read(struct gdbstub *s)
 	parse_input(s);
 }
 
-static void refuse(int fd)
+/* "$E.utrace: <why>#cs", acked first: the answer to every packet of a refused gdb. */
+static void refused_answer(struct refused *r)
 {
-	static const char msg[] = "E.utrace: another gdb is already attached";
-	char pkt[128];
+	char pkt[160];
 	unsigned cs = 0;
 	size_t i;
+	int n;
 
-	for (i = 0; msg[i]; i++)
-		cs += (unsigned char)msg[i];
-	i = (size_t)snprintf(pkt, sizeof(pkt), "$%s#%02x", msg, cs & 0xff);
-	send(fd, pkt, i, MSG_NOSIGNAL);
-	fprintf(stderr, "utrace: refused a second gdb connection: "
-		"one is already attached\n");
-	close(fd);
+	for (i = 0; r->why[i]; i++)
+		cs += (unsigned char)r->why[i];
+	for (i = 0; i < 10; i++)
+		cs += (unsigned char)"E.utrace: "[i];
+	n = snprintf(pkt, sizeof(pkt), "+$E.utrace: %s#%02x", r->why,
+		     cs & 0xff);
+	if (n > 0 && (size_t)n < sizeof(pkt))
+		send(r->fd, pkt, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+static void refused_close(struct gdbstub *s, struct refused *r)
+{
+	struct refused **pp;
+
+	for (pp = &s->refused; *pp; pp = &(*pp)->next)
+		if (*pp == r) {
+			*pp = r->next;
+			break;
+		}
+	close(r->fd);
+	free(r);
+}
+
+/* What a refused gdb sent: each complete packet gets the error reply. */
+static void refused_read(struct gdbstub *s, struct refused *r)
+{
+	ssize_t n = recv(r->fd, r->in + r->inlen, sizeof(r->in) - r->inlen,
+			 MSG_DONTWAIT);
+	size_t i = 0;
+	char *dollar, *hash;
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		refused_close(s, r);	/* gdb hung up: it has the reason */
+		return;
+	}
+	r->inlen += (size_t)n;
+	for (;;) {
+		dollar = memchr(r->in + i, '$', r->inlen - i);
+		if (!dollar)
+			break;
+		hash = memchr(dollar, '#', r->inlen - (size_t)(dollar - r->in));
+		if (!hash || (size_t)(hash - r->in) + 3 > r->inlen)
+			break;
+		refused_answer(r);
+		i = (size_t)(hash - r->in) + 3;
+	}
+	if (!memchr(r->in + i, '$', r->inlen - i))
+		i = r->inlen;		/* acks and noise */
+	else if (i == 0 && r->inlen == sizeof(r->in))
+		i = r->inlen;		/* no packet gdb would send */
+	memmove(r->in, r->in + i, r->inlen - i);
+	r->inlen -= i;
+}
+
+/*
+ * Turn a gdb away gently, as gdbserver answers what it cannot serve: its
+ * first packets are read and answered with the reason, so gdb prints it
+ * ("Remote failure reply: E.utrace: another gdb is already attached");
+ * closing at once would leave gdb a reset connection and no reason.
+ */
+static void refuse(struct gdbstub *s, int fd, const char *why)
+{
+	struct refused *r = NULL, *x;
+	unsigned n = 0;
+
+	fprintf(stderr, "utrace: refused a gdb connection: %s\n", why);
+	for (x = s->refused; x; x = x->next)
+		n++;
+	if (n < REFUSE_MAX)
+		r = calloc(1, sizeof(*r));
+	if (!r) {
+		struct refused tmp = { .fd = fd, .why = why };
+
+		refused_answer(&tmp);	/* too many at once: no waiting */
+		close(fd);
+		return;
+	}
+	r->fd = fd;
+	r->why = why;
+	r->deadline = now_mono() + REFUSE_SECS;
+	r->next = s->refused;
+	s->refused = r;
 }
 
 static void accept_client(struct gdbstub *s)
@@ -3313,7 +3413,9 @@ static void accept_client(struct gdbstub *s)
 	if (fd < 0)
 		return;
 	if (s->cfd >= 0 || !s->active) {
-		refuse(fd);
+		refuse(s, fd, s->cfd >= 0 ?
+		       "another gdb is already attached" :
+		       "no process to debug");
 		return;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -3395,8 +3497,10 @@ static int settle(struct gdbstub *s, int *dispatched)
 
 int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 {
-	struct pollfd pf[4];
-	int n = 0, r = 0, err, li = -1, ci = -1;
+	struct pollfd pf[4 + REFUSE_MAX];
+	struct refused *rf[REFUSE_MAX], *x;
+	int n = 0, r = 0, err, li = -1, ci = -1, ri, nr = 0, i;
+	double now = now_mono();
 
 	if (!s->joined)
 		pf[n++] = (struct pollfd){ utrace_fd(s->t), POLLIN, 0 };
@@ -3409,10 +3513,28 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 		ci = n;
 		pf[n++] = (struct pollfd){ s->cfd, POLLIN, 0 };
 	}
+	ri = n;
+	for (x = s->refused; x && nr < REFUSE_MAX; x = x->next) {
+		int left = (int)((x->deadline - now) * 1000) + 1;
+
+		if (left < 1)
+			left = 0;
+		if (timeout_ms < 0 || left < timeout_ms)
+			timeout_ms = left;
+		rf[nr++] = x;
+		pf[n++] = (struct pollfd){ x->fd, POLLIN, 0 };
+	}
 	if (poll(pf, (nfds_t)n, s->kick ? 0 : timeout_ms) < 0 &&
 	    errno != EINTR)
 		return -errno;
 	err = settle(s, &r);
+	now = now_mono();
+	for (i = 0; i < nr; i++) {
+		if (pf[ri + i].revents)
+			refused_read(s, rf[i]);	/* may close it */
+		else if (now >= rf[i]->deadline)
+			refused_close(s, rf[i]);
+	}
 	if (ci >= 0 && pf[ci].revents && s->cfd >= 0)
 		client_read(s);
 	if (li >= 0 && (pf[li].revents & POLLIN) && s->lfd >= 0)
@@ -3647,6 +3769,8 @@ void gdbstub_free(struct gdbstub *s)
 		let_go(s);
 	utrace_queue_free(s->q);
 	close_client(s);
+	while (s->refused)
+		refused_close(s, s->refused);
 	if (s->lfd >= 0)
 		close(s->lfd);
 	if (s->upath)
