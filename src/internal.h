@@ -116,6 +116,7 @@ struct uthread {
 	bool parked;		/* held at this stop: reports wait for release */
 	bool listening;		/* restarted with PTRACE_LISTEN */
 	bool in_group_stop;
+	bool born_stopped;	/* first trap was a group stop's (settle joins it) */
 	bool syscall_mode;	/* last restarted with PTRACE_SYSCALL */
 	bool step_mode;		/* last restarted with a step request */
 	bool kill_on_exit;
@@ -310,6 +311,7 @@ bool utrace__take_queued(struct utrace_tracer *t, pid_t pid,
 pid_t utrace__wait(struct utrace_tracer *t, pid_t pid, int options,
 		   struct utrace__status *out);
 void utrace__signal_pass(struct uthread *th, bool set_info);
+void utrace__group_stop(struct uthread *th);
 void utrace__await_first_stop(struct uthread *th);
 
 /* queue.c */

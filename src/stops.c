@@ -407,16 +407,32 @@ static void jctl(struct uthread *th, int type)
 		utrace__report(th, &ev);
 }
 
+/**
+ * utrace__group_stop - the thread is in its process's group stop
+ * At its PTRACE_EVENT_STOP trap with a stop signal; restarted with
+ * PTRACE_LISTEN from there.  report_jctl(CLD_STOPPED) once per group stop.
+ */
+void utrace__group_stop(struct uthread *th)
+{
+	th->stop = STOP_GROUP;
+	if (!th->in_group_stop) {
+		th->in_group_stop = true;
+		jctl(th, CLD_STOPPED);
+	}
+}
+
 static void event_stop(struct uthread *th, int sig)
 {
 	if (stop_signal(sig)) {
-		th->stop = STOP_GROUP;
-		if (!th->in_group_stop) {
-			th->in_group_stop = true;
-			jctl(th, CLD_STOPPED);
-		}
+		utrace__group_stop(th);
 		return;
 	}
+	/*
+	 * Not a stop signal: a PTRACE_INTERRUPT trap, or LISTEN's re-trap.
+	 * A thread interrupted in a group stop traps with the stop signal
+	 * (above) while its process stays stopped (SIGNAL_STOP_STOPPED):
+	 * SIGTRAP here means that group stop is over.
+	 */
 	th->stop = STOP_INTERRUPT;
 	/*
 	 * A PTRACE_INTERRUPT left pending trapped before the step was made:
@@ -476,6 +492,7 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status,
 		}
 		th->state = TH_STOPPED;
 		th->stop = STOP_INITIAL;
+		th->born_stopped = stop_signal(sig);
 		note_usage(th, ru);
 		th->hold = HOLD_CLONE;
 		th->orphan = true;
@@ -493,8 +510,16 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status,
 	th->regs_valid = false;
 	note_usage(th, ru);
 	if (th->state == TH_NEW && event == PTRACE_EVENT_STOP) {
+		/*
+		 * Its first trap.  With a stop signal it is born into a group
+		 * stop (the group stop's trap is also its first): restarted
+		 * as from the initial stop it would run while its process
+		 * stays stopped.  It joins the stop once its engines are in
+		 * place (utrace__settle).
+		 */
 		th->state = TH_STOPPED;
 		th->stop = STOP_INITIAL;
+		th->born_stopped = stop_signal(sig);
 		th->listening = false;
 		utrace__settle(th);
 		return;

@@ -410,6 +410,12 @@ void utrace__settle(struct uthread *th)
 			utrace__release_thread(th);
 			return;
 		}
+		if (th->stop == STOP_INITIAL && th->born_stopped) {
+			/* Born into a group stop: its report, then LISTEN. */
+			th->born_stopped = false;
+			utrace__group_stop(th);
+			continue;
+		}
 		if (th->req != UTRACE_RESUME && th->stop == STOP_SYSCALL_ENTRY &&
 		    th->entry_held) {
 			/* Resumed with REPORT/INTERRUPT: the entry pass again. */

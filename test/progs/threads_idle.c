@@ -3,8 +3,9 @@
  * calls getppid() then sleeps 5 ms, over and over, for argv[2] seconds
  * (default 5).  Then the process exits 0.  With argv[2] "sig" the main
  * thread instead waits for SIGUSR1 (blocked in every thread, taken with
- * sigwaitinfo) and then exits the whole process: the end comes when the
- * test says so, not after a time that a loaded machine may overrun.
+ * sigwaitinfo, again after EINTR) and then exits the whole process: the
+ * end comes when the test says so, not after a time that a loaded machine
+ * may overrun.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -47,7 +48,9 @@ int main(int argc, char **argv)
 			return 3;
 	if (on_sig) {
 		syscall(SYS_getppid);
-		sigwaitinfo(&set, NULL);
+		/* A stop and SIGCONT, or a ptrace trap, ends it with EINTR. */
+		while (sigwaitinfo(&set, NULL) != SIGUSR1)
+			;
 		exit(0);
 	}
 	thread_fn(NULL);
