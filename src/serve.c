@@ -73,6 +73,7 @@ struct sconn {
 	size_t inlen, incap;
 	uint8_t *out;
 	size_t outlen, outoff, outcap;
+	bool more;			/* pump stopped at OUT_HIGH: records wait */
 	struct pstop *stops;
 };
 
@@ -410,7 +411,18 @@ static bool pump(struct sconn *c)
 	struct w_event w;
 	bool held = false;
 
-	while (c->outlen - c->outoff < OUT_HIGH) {
+	c->more = false;
+	for (;;) {
+		/*
+		 * Full: the rest waits in the queue.  The server thread
+		 * asks for POLLOUT until it has taken them (more), even
+		 * once this output is all sent: the threads may be held
+		 * by back-pressure, and then no dispatch comes to kick it.
+		 */
+		if (c->outlen - c->outoff >= OUT_HIGH) {
+			c->more = true;
+			break;
+		}
 		memset(&ev, 0, sizeof(ev));
 		ev.size = sizeof(ev);
 		if (utrace_queue_next(c->q, &ev, 0) != 1)
@@ -917,7 +929,7 @@ static void *server_main(void *arg)
 			bool pending, full;
 
 			pthread_mutex_lock(&c->lock);
-			pending = c->outoff < c->outlen;
+			pending = c->outoff < c->outlen || c->more;
 			full = c->outlen - c->outoff >= OUT_HIGH;
 			pthread_mutex_unlock(&c->lock);
 

@@ -1043,6 +1043,104 @@ TEST(non_reading_joiner)
 	utrace_queue_free(stay);
 }
 
+/*
+ * A joiner that reads late gets every record: while it does not read, the
+ * server's queue for it fills and back-pressure holds the tracee; once it
+ * reads, the server must keep taking records from that queue (the tracee
+ * is held, so no dispatch comes to wake it) until half are read and the
+ * tracee runs on.  The server once sent one output's worth and then
+ * waited for nothing when the joiner had read all of it at once: records
+ * stayed queued, the tracee stayed held.  A raw joiner that reads the
+ * socket in bulk drains it fastest; it pauses several times, each until
+ * the tracee stays stopped (or a while: every record must come anyway).
+ */
+TEST_T(late_reader_gets_every_record, 300)
+{
+	struct srv s = srv_start("loop", "300000", 0);
+	struct w_watch w = { s.tracee, 0, UTRACE_EVENT(SYSCALL_ENTRY) |
+			     UTRACE_EVENT(DEATH), 0 };
+	uint8_t sys[sizeof(struct w_syscalls) + sizeof(int64_t)];
+	struct w_syscalls ws = { s.tracee, 0, 1, 0 };
+	int64_t nr = SYS_getppid;
+	size_t cap = 4 << 20, len = 0;
+	uint8_t *buf = malloc(cap);
+	long entries = 0, deaths = 0, pauses = 0;
+	int fd = raw_connect(s.helper);
+
+	CHECK(buf != NULL);
+	memcpy(sys, &ws, sizeof(ws));
+	memcpy(sys + sizeof(ws), &nr, sizeof(nr));
+	raw_hello(fd);
+	raw_msg(fd, W_WATCH, 0, &w, sizeof(w));
+	raw_msg(fd, W_SET_SYSCALLS, 0, sys, sizeof(sys));
+	/* HELLO and the two RESULTs: watching before the tracee goes. */
+	for (int got = 0; got < 3; ) {
+		struct w_hdr h;
+		uint8_t body[4096];
+
+		CHECK(recv(fd, &h, sizeof(h), MSG_WAITALL) == sizeof(h));
+		CHECK(h.len - sizeof(h) <= sizeof(body));
+		CHECK(recv(fd, body, h.len - sizeof(h), MSG_WAITALL) ==
+		      (ssize_t)(h.len - sizeof(h)));
+		if (h.type == W_RESULT) {
+			struct w_result r;
+
+			memcpy(&r, body, sizeof(r));
+			CHECK_EQ(r.ret, 0);
+		}
+		got++;
+	}
+	srv_go(&s);
+	while (!deaths) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		size_t off = 0;
+		ssize_t n;
+
+		if (entries >= pauses * 40000 && pauses < 6) {
+			int still = 0;
+
+			pauses++;
+			for (int i = 0; i < 400 && still < 4; i++) {
+				usleep(50000);
+				still = t_state(s.tracee) == 't' ?
+					still + 1 : 0;
+			}
+		}
+		/* Nothing for 20 s: the server stalled. */
+		if (poll(&p, 1, 20000) != 1)
+			break;
+		n = read(fd, buf + len, cap - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		while (len - off >= sizeof(struct w_hdr)) {
+			struct w_hdr h;
+			struct w_event ev;
+
+			memcpy(&h, buf + off, sizeof(h));
+			if (len - off < h.len)
+				break;
+			if (h.type == W_EVENT && h.len >= sizeof(h) +
+			    sizeof(ev)) {
+				memcpy(&ev, buf + off + sizeof(h),
+				       sizeof(ev));
+				if (ev.type == UTRACE_EVENT(DEATH))
+					deaths++;
+				else if (ev.nr == SYS_getppid)
+					entries++;
+			}
+			off += h.len;
+		}
+		memmove(buf, buf + off, len - off);
+		len -= off;
+	}
+	CHECK_EQ(deaths, 1);
+	CHECK_EQ(entries, 300000);
+	close(fd);
+	CHECK_STR(srv_wait(&s, NULL), "loop done\n");
+	free(buf);
+}
+
 /* -- utraced ------------------------------------------------------------ */
 
 static const char *utraced_path(void)
