@@ -958,6 +958,19 @@ static bool valid_sig(uint64_t sig)
 	return sig <= 64;
 }
 
+/*
+ * A trace link is made: from now on the loop's waits collect the usage
+ * that comes with each stop (UTRACE_TRACER_RUSAGE), for the inner
+ * tracer's wait4 (wait_report); a thread stops first after this.
+ */
+static void trace_link(struct pe *pe)
+{
+	struct utrace_tracer *t = pe->t;
+
+	if (!(atomic_load(&t->options) & UTRACE_TRACER_RUSAGE))
+		atomic_fetch_or(&t->options, UTRACE_TRACER_RUSAGE);
+}
+
 /* TRACEME: the caller's real parent becomes its inner tracer. */
 static long do_traceme(struct pe_thread *p)
 {
@@ -973,6 +986,7 @@ static long do_traceme(struct pe_thread *p)
 	p->opts = 0;
 	p->mode = PM_CONT;
 	set_events(p);
+	trace_link(p->pe);
 	return 0;
 }
 
@@ -997,6 +1011,7 @@ static long do_attach(struct preq *r, struct pe_thread *q, bool seize)
 	q->stopped = q->waitable = false;
 	q->npend = 0;
 	set_events(q);
+	trace_link(p->pe);
 	th = q->e ? q->e->th : NULL;
 	if (seize) {
 		/* A thread in a group stop traps into it for its new tracer. */
@@ -1298,9 +1313,15 @@ static long wait_report(struct pe_thread *p, const struct pwait *w,
 	if (!err && w->rusage) {
 		struct rusage ru;
 
+		/*
+		 * A stop: the usage the real wait4 returned with the real stop
+		 * the tracee is held in (what the kernel gives: the times to
+		 * the microsecond, which strace -c subtracts), /proc's clock
+		 * ticks only if that stop came without it (see trace_link).
+		 */
 		if (q->cur.kind == PK_DEATH)
 			ru = q->death_ru;
-		else
+		else if (utrace_stop_rusage(q->e, &ru))
 			proc_rusage(q->tgid, &ru);
 		err = put(p, w->rusage, &ru, sizeof(ru));
 	}

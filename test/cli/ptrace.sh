@@ -19,7 +19,7 @@ norand() { setarch "$(uname -m)" -R "$@"; }
 # Each program natively, then under utrace -f (and with the seccomp
 # filter of -e trace=): the same output and exit status.
 for p in traceme sibling fork vfork exec syscall signal killtracer step stepsig \
-	sigchld groupcont seizestop user interrupt sysemu peeksig \
+	sigchld groupcont seizestop user interrupt sysemu peeksig rusage \
 	seccomp; do
 	timeout 60 "$P/pt_$p" >native 2>&1
 	echo "exit $?" >>native
