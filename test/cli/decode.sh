@@ -99,7 +99,10 @@ check "wait4 flags, seccomp, FIEMAP, FS_IOC_[GS]ETFLAGS (from real programs)" \
 	decode-realprogs.out "$P" realprogs
 check "-v: seccomp filter programs (BPF_STMT, BPF_JUMP)" \
 	decode-realprogs-v.out -v "$P" realprogs
-check "netlink messages: NETLINK_ROUTE links and addresses, sock_diag, ACKs" \
+check "-X verbose: socket addresses' bytes, then the address" \
+	decode-realprogs-xv.out -X verbose -e trace=chdir,connect,socket \
+	"$P" realprogs
+check "netlink messages: NETLINK_ROUTE links and addresses, inet and unix sock_diag, ACKs" \
 	decode-netlink.out "$P" netlink
 check "netlink messages: -s cuts strings, not the messages" \
 	decode-netlink-s3.out -s 3 -e trace=chdir,sendto,recvmsg,recvfrom \

@@ -21,6 +21,7 @@
 #include <linux/if_link.h>
 #include <linux/inet_diag.h>
 #include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/seccomp.h>
@@ -697,6 +698,12 @@ static void realprogs(void)
 	ioctl(fd, FS_IOC_GETFLAGS, &attr);
 	close(fd);
 
+	/* Protocols strace 6.1 names, and newer ones (144, 256) it does not. */
+	socket(AF_INET, 15, 33);
+	socket(AF_INET6, 15, 262);
+	socket(AF_INET, 15, 144);
+	socket(AF_INET, 15, 256);
+
 	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
 	inet_pton(AF_INET6, "::1", &sin6.sin6_addr);
 	connect(-1, (struct sockaddr *)&sin, sizeof(sin));
@@ -823,6 +830,29 @@ static void netlinks(void)
 		return;
 	sendto(fd, &diag, sizeof(diag), 0, NULL, 0);
 	recvfrom(fd, buf, sizeof(buf), 0, NULL, NULL);
+
+	/* unix_diag: the socket of inode 1 (none); vsock: only the family. */
+	struct {
+		struct nlmsghdr h;
+		struct unix_diag_req r;
+	} udiag;
+
+	memset(&udiag, 0, sizeof(udiag));
+	udiag.h.nlmsg_len = sizeof(udiag);
+	udiag.h.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	udiag.h.nlmsg_flags = NLM_F_REQUEST;
+	udiag.h.nlmsg_seq = 6;
+	udiag.r.sdiag_family = AF_UNIX;
+	udiag.r.udiag_states = 1 << 10 | 1;
+	udiag.r.udiag_ino = 1;
+	udiag.r.udiag_show = UDIAG_SHOW_NAME | UDIAG_SHOW_PEER | 0x100;
+	udiag.r.udiag_cookie[0] = INET_DIAG_NOCOOKIE;
+	udiag.r.udiag_cookie[1] = INET_DIAG_NOCOOKIE;
+	sendto(fd, &udiag, sizeof(udiag), 0, NULL, 0);
+	recvfrom(fd, buf, sizeof(buf), 0, NULL, NULL);
+	udiag.r.sdiag_family = AF_VSOCK;
+	udiag.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	sendto(fd, &udiag, sizeof(udiag), MSG_DONTWAIT, NULL, 0);
 	close(fd);
 }
 

@@ -71,25 +71,47 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 		char ip[INET_ADDRSTRLEN];
 
 		/* The address is a quoted string: -xx writes it in hex. */
-		inet_ntop(AF_INET, &u.in.sin_addr, ip, sizeof(ip));
-		dec_printf(c, ", sin_port=htons(%u), sin_addr=inet_addr(",
-			   ntohs(u.in.sin_port));
-		dec_quoted(c->out, c->hexstr, (unsigned char *)ip, strlen(ip),
-			   false);
-		dec_puts(c, ")");
+		dec_puts(c, ", sin_port=");
+		if (dec_xraw_begin(c, &u.in.sin_port, 2)) {
+			dec_printf(c, "htons(%u)", ntohs(u.in.sin_port));
+			dec_xraw_end(c);
+		}
+		dec_puts(c, ", sin_addr=");
+		if (dec_xraw_begin(c, &u.in.sin_addr, 4)) {
+			inet_ntop(AF_INET, &u.in.sin_addr, ip, sizeof(ip));
+			dec_puts(c, "inet_addr(");
+			dec_quoted(c->out, c->hexstr, (unsigned char *)ip,
+				   strlen(ip), false);
+			dec_puts(c, ")");
+			dec_xraw_end(c);
+		}
 		break;
 	}
 	case AF_INET6: {
 		char ip[INET6_ADDRSTRLEN];
+		bool abbrev = c->xlat_style == DEC_XLAT_ABBREV;
 
-		inet_ntop(AF_INET6, &u.in6.sin6_addr, ip, sizeof(ip));
-		dec_printf(c, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
-			   "inet_pton(AF_INET6, ", ntohs(u.in6.sin6_port),
-			   ntohl(u.in6.sin6_flowinfo));
-		dec_quoted(c->out, c->hexstr, (unsigned char *)ip, strlen(ip),
-			   false);
-		dec_printf(c, ", &sin6_addr), sin6_scope_id=%u",
-			   u.in6.sin6_scope_id);
+		dec_puts(c, ", sin6_port=");
+		if (dec_xraw_begin(c, &u.in6.sin6_port, 2)) {
+			dec_printf(c, "htons(%u)", ntohs(u.in6.sin6_port));
+			dec_xraw_end(c);
+		}
+		dec_puts(c, ", sin6_flowinfo=");
+		if (dec_xraw_begin(c, &u.in6.sin6_flowinfo, 4)) {
+			dec_printf(c, "htonl(%u)", ntohl(u.in6.sin6_flowinfo));
+			dec_xraw_end(c);
+		}
+		/* -X raw/verbose name the field; the default does not. */
+		dec_puts(c, abbrev ? ", " : ", sin6_addr=");
+		if (dec_xraw_begin(c, &u.in6.sin6_addr, 16)) {
+			inet_ntop(AF_INET6, &u.in6.sin6_addr, ip, sizeof(ip));
+			dec_puts(c, "inet_pton(AF_INET6, ");
+			dec_quoted(c->out, c->hexstr, (unsigned char *)ip,
+				   strlen(ip), false);
+			dec_puts(c, abbrev ? ", &sin6_addr)" : ")");
+			dec_xraw_end(c);
+		}
+		dec_printf(c, ", sin6_scope_id=%u", u.in6.sin6_scope_id);
 		break;
 	}
 	case AF_NETLINK:

@@ -23,6 +23,8 @@
 #include <linux/if_link.h>
 #include <linux/inet_diag.h>
 #include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <sys/sysmacros.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -794,10 +796,11 @@ static const struct xlat shutdown_flags[] = {
 
 /*
  * A field shown decoded (-X abbrev), as its bytes in hex (-X raw), or both
- * (-X verbose: the bytes, then the decoded text in a comment): xlat_begin()
- * before the decoded text, xlat_end() after it.
+ * (-X verbose: the bytes, then the decoded text in a comment):
+ * dec_xraw_begin() before the decoded text (false: none to print),
+ * dec_xraw_end() after it.
  */
-static bool xlat_begin(struct dec_ctx *c, const void *raw, size_t n)
+bool dec_xraw_begin(struct dec_ctx *c, const void *raw, size_t n)
 {
 	if (c->xlat_style != DEC_XLAT_ABBREV)
 		dec_quoted(c->out, DEC_HEX_ALL, raw, n, false);
@@ -808,7 +811,7 @@ static bool xlat_begin(struct dec_ctx *c, const void *raw, size_t n)
 	return true;
 }
 
-static void xlat_end(struct dec_ctx *c)
+void dec_xraw_end(struct dec_ctx *c)
 {
 	if (c->xlat_style == DEC_XLAT_VERBOSE)
 		dec_puts(c, " */");
@@ -826,9 +829,9 @@ static void put_sockid(struct dec_ctx *c, const struct inet_diag_sockid *id,
 		const __be16 *port = i ? &id->idiag_dport : &id->idiag_sport;
 
 		dec_puts(c, i ? ", idiag_dport=" : "idiag_sport=");
-		if (xlat_begin(c, port, sizeof(*port))) {
+		if (dec_xraw_begin(c, port, sizeof(*port))) {
 			dec_printf(c, "htons(%u)", ntohs(*port));
-			xlat_end(c);
+			dec_xraw_end(c);
 		}
 	}
 	for (i = 0; i < 2; i++) {
@@ -844,7 +847,7 @@ static void put_sockid(struct dec_ctx *c, const struct inet_diag_sockid *id,
 				dec_printf(c, ", %s=", f);
 			else
 				dec_puts(c, ", ");
-			if (xlat_begin(c, a, 16)) {
+			if (dec_xraw_begin(c, a, 16)) {
 				inet_ntop(af, a, ip, sizeof(ip));
 				dec_puts(c, af == AF_INET ? "inet_addr(" :
 					 "inet_pton(AF_INET6, ");
@@ -855,7 +858,7 @@ static void put_sockid(struct dec_ctx *c, const struct inet_diag_sockid *id,
 					dec_printf(c, ", &%s)", f);
 				else
 					dec_puts(c, ")");
-				xlat_end(c);
+				dec_xraw_end(c);
 			}
 		} else {
 			dec_printf(c, ", %s=", f);
@@ -962,6 +965,143 @@ static bool inet_diag_attr(struct dec_ctx *c, unsigned type,
 	return false;
 }
 
+static const struct xlat unix_diag_show[] = {
+	XLAT(UDIAG_SHOW_NAME), XLAT(UDIAG_SHOW_VFS), XLAT(UDIAG_SHOW_PEER),
+	XLAT(UDIAG_SHOW_ICONS), XLAT(UDIAG_SHOW_RQLEN),
+	XLAT(UDIAG_SHOW_MEMINFO), XLAT_PAIR(0x40, "UDIAG_SHOW_UID"), XLAT_END
+};
+static const struct xlat unix_diag_attrs[] = {
+	XLAT(UNIX_DIAG_NAME), XLAT(UNIX_DIAG_VFS), XLAT(UNIX_DIAG_PEER),
+	XLAT(UNIX_DIAG_ICONS), XLAT(UNIX_DIAG_RQLEN), XLAT(UNIX_DIAG_MEMINFO),
+	XLAT(UNIX_DIAG_SHUTDOWN), XLAT_PAIR(8, "UNIX_DIAG_UID"), XLAT_END
+};
+
+static bool unix_diag_attr(struct dec_ctx *c, unsigned type,
+			   unsigned long addr, unsigned len, const void *ctx)
+{
+	(void)ctx;
+	switch (type) {
+	case UNIX_DIAG_NAME:
+		nla_str(c, addr, len);
+		return true;
+	case UNIX_DIAG_VFS: {
+		struct unix_diag_vfs v;
+
+		if (len < sizeof(v))
+			return false;
+		if (!dec_read(c, addr, &v, sizeof(v)))
+			dec_ptr(c, addr);
+		else
+			dec_printf(c, "{udiag_vfs_dev=makedev(%#x, %#x), "
+				   "udiag_vfs_ino=%u}", major(v.udiag_vfs_dev),
+				   minor(v.udiag_vfs_dev), v.udiag_vfs_ino);
+		return true;
+	}
+	case UNIX_DIAG_PEER:
+	case 8:		/* UNIX_DIAG_UID */
+		return nla_int(c, addr, len, 4);
+	case UNIX_DIAG_SHUTDOWN:
+		return nla_int(c, addr, len, 1);
+	case UNIX_DIAG_ICONS: {
+		uint32_t ino;
+		unsigned i, n = len / sizeof(ino);
+
+		if (!n)
+			return false;
+		dec_puts(c, "[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				dec_puts(c, ", ");
+			if (dec_array_cut(c, i))
+				break;
+			if (!dec_read(c, addr + i * sizeof(ino), &ino,
+				      sizeof(ino))) {
+				dec_printf(c, "... /* %#lx */",
+					   addr + i * sizeof(ino));
+				break;
+			}
+			dec_printf(c, "%u", ino);
+		}
+		dec_puts(c, "]");
+		return true;
+	}
+	case UNIX_DIAG_RQLEN: {
+		struct unix_diag_rqlen r;
+
+		if (len < sizeof(r))
+			return false;
+		if (!dec_read(c, addr, &r, sizeof(r)))
+			dec_ptr(c, addr);
+		else
+			dec_printf(c, "{udiag_rqueue=%u, udiag_wqueue=%u}",
+				   r.udiag_rqueue, r.udiag_wqueue);
+		return true;
+	}
+	}
+	return false;
+}
+
+/* unix_diag_req (a request, no attributes) or unix_diag_msg. */
+static void unix_diag(struct dec_ctx *c, bool request, uint8_t family,
+		      unsigned long addr, unsigned len)
+{
+	union {
+		struct unix_diag_req req;
+		struct unix_diag_msg msg;
+	} u;
+	size_t size = request ? sizeof(u.req) : sizeof(u.msg);
+
+	dec_puts(c, request ? "{sdiag_family=" : "{udiag_family=");
+	dec_xval(c, xlat_address_families, family, "AF_???");
+	dec_puts(c, ", ");
+	if (len < size) {
+		dec_puts(c, "...}");
+		return;
+	}
+	if (!dec_read(c, addr, &u, size)) {
+		dec_ptr(c, addr + 1);
+		dec_puts(c, "}");
+		return;
+	}
+	if (request) {
+		dec_printf(c, "sdiag_protocol=%u, udiag_states=",
+			   u.req.sdiag_protocol);
+		dec_flags(c, tcp_state_flags, u.req.udiag_states,
+			  "1<<TCP_???");
+		dec_printf(c, ", udiag_ino=%u, udiag_show=", u.req.udiag_ino);
+		dec_flags(c, unix_diag_show, u.req.udiag_show,
+			  "UDIAG_SHOW_???");
+		dec_printf(c, ", udiag_cookie=[%u, %u]}", u.req.udiag_cookie[0],
+			   u.req.udiag_cookie[1]);
+		return;
+	}
+	dec_puts(c, "udiag_type=");
+	dec_xval(c, xlat_socktypes, u.msg.udiag_type, "SOCK_???");
+	dec_puts(c, ", udiag_state=");
+	dec_xval(c, tcp_states, u.msg.udiag_state, "TCP_???");
+	dec_printf(c, ", udiag_ino=%u, udiag_cookie=[%u, %u]}", u.msg.udiag_ino,
+		   u.msg.udiag_cookie[0], u.msg.udiag_cookie[1]);
+	if (len > NLMSG_ALIGN(size)) {
+		dec_puts(c, ", ");
+		nl_attrs(c, addr + NLMSG_ALIGN(size), len - NLMSG_ALIGN(size),
+			 unix_diag_attrs, "UNIX_DIAG_???", unix_diag_attr,
+			 NULL);
+	}
+}
+
+/* A payload strace has no decoder for: the family, the rest in hex. */
+static void nl_family(struct dec_ctx *c, uint8_t family, unsigned long addr,
+		      unsigned len)
+{
+	dec_puts(c, "{family=");
+	dec_xval(c, xlat_address_families, family, "AF_???");
+	if (len > 1) {
+		dec_puts(c, ", data=");
+		nl_hex(c, addr + 1, len - 1);
+	}
+	dec_puts(c, "}");
+}
+
 /* inet_diag_req_v2 (a request) or inet_diag_msg (an answer). */
 static void inet_diag(struct dec_ctx *c, bool request, uint8_t family,
 		      unsigned long addr, unsigned len)
@@ -1038,7 +1178,13 @@ static bool diag_payload(struct dec_ctx *c, const struct nlmsghdr *h,
 			  len);
 		return true;
 	}
-	return false;
+	if (family == AF_UNIX && len > 1) {
+		unix_diag(c, h->nlmsg_flags & NLM_F_REQUEST, family, addr, len);
+		return true;
+	}
+	/* netlink_diag, packet_diag, smc_diag: not decoded here. */
+	nl_family(c, family, addr, len);
+	return true;
 }
 
 /* A NETLINK_ROUTE payload: false if left to the generic printer. */
@@ -1069,13 +1215,7 @@ static bool route_payload(struct dec_ctx *c, uint16_t type,
 		return true;
 	}
 	/* Not decoded here: as strace writes a family it has no decoder for. */
-	dec_puts(c, "{family=");
-	dec_xval(c, xlat_address_families, family, "AF_???");
-	if (len > 1) {
-		dec_puts(c, ", data=");
-		nl_hex(c, addr + 1, len - 1);
-	}
-	dec_puts(c, "}");
+	nl_family(c, family, addr, len);
 	return true;
 }
 

@@ -114,6 +114,9 @@ void dec_netlink(struct dec_ctx *c, int proto, unsigned long addr,
 		 unsigned long len);
 void dec_sockbuf(struct dec_ctx *c, int fd, unsigned long addr,
 		 unsigned long len);
+/* -X raw/verbose: a field's bytes in hex before (or instead of) its text. */
+bool dec_xraw_begin(struct dec_ctx *c, const void *raw, size_t n);
+void dec_xraw_end(struct dec_ctx *c);
 void dec_iov(struct dec_ctx *c, unsigned long addr, unsigned long cnt,
 		    long data_len);
 void put_fd_pair(struct dec_ctx *c, unsigned long addr);
