@@ -34,14 +34,36 @@ for line in open(sys.argv[1], errors='replace'):
         rest = pend.pop(pid) + r.group(1)
     procs[pid].append(rest)
 
-text = '\n'.join('%s %s' % (pidname(p), l) for p in order for l in procs[p])
-# Pids anywhere in the text (clone results, wait4 arguments, si_pid=...).
-for p in sorted(pids, key=len, reverse=True):
-    if p != '0':
-        text = re.sub(r'\b%s\b' % p, pids[p], text)
+# Pids in the text, where strace prints one: the result of a call that
+# returns a pid, a pid argument, si_pid=.  Not every number that equals a
+# pid: a count may (read(3, ..., 832) = 832 beside a process 832, on a
+# freshly booted machine where pids are small).
+PIDRET = re.compile(r'^((?:set_tid_address|clone3?|fork|vfork|wait4|waitid|'
+                    r'getpid|gettid|getpgrp|getpgid|getsid|setsid)'
+                    r'\(.*\) += )(\d+)\b')
+PIDARG = re.compile(r'(\b(?:wait4|kill|tkill|tgkill|getpgid|setpgid|getsid|'
+                    r'pidfd_open|prlimit64|process_vm_readv|'
+                    r'process_vm_writev)\(|\bptrace\(PTRACE_\w+, |'
+                    r'\btgkill\(\d+, |\bwaitid\(P_PID, |\bsi_pid=)(\d+)\b')
+
+
+def pid_sub(m):
+    p = m.group(2)
+    return m.group(1) + (pids[p] if p in pids and p != '0' else p)
+
+
+def pids_named(line):
+    return PIDARG.sub(pid_sub, PIDRET.sub(pid_sub, line))
+
+
+text = '\n'.join('%s %s' % (pidname(p), pids_named(l))
+                 for p in order for l in procs[p])
 text = re.sub(r'0x[0-9a-f]+', 'ADDR', text)
 # What differs from run to run natively too.
 text = re.sub(r'getrandom\("[^"]*"', 'getrandom("RANDOM"', text)
 text = re.sub(r'getppid\(\) = \d+', 'getppid() = PPID', text)
+# A child's CPU times in SIGCHLD's siginfo (clock ticks, and strace's
+# comment on them): the scheduler's.
+text = re.sub(r'\b(si_[us]time)=\d+( /\* [^*]* \*/)?', r'\1=T', text)
 text = re.sub(r' {2,}', ' ', text)
 print(text)
