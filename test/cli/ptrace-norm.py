@@ -56,6 +56,18 @@ def pids_named(line):
     return PIDARG.sub(pid_sub, PIDRET.sub(pid_sub, line))
 
 
+# A child's SIGCHLD comes before its parent's wait4 for it when the child
+# ended first (the scheduler's choice): put it after, where it comes when
+# the parent waits first.
+CHLD = re.compile(r'^--- SIGCHLD \{.*\bsi_pid=(\d+),')
+for p in order:
+    seq = procs[p]
+    for i in range(len(seq) - 1):
+        m = CHLD.match(seq[i])
+        if m and re.match(r'^wait4\(%s, .*\) += %s$' % (m.group(1), m.group(1)),
+                          seq[i + 1]):
+            seq[i], seq[i + 1] = seq[i + 1], seq[i]
+
 text = '\n'.join('%s %s' % (pidname(p), pids_named(l))
                  for p in order for l in procs[p])
 text = re.sub(r'0x[0-9a-f]+', 'ADDR', text)

@@ -55,22 +55,23 @@ if ! command -v strace >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; 
 	echo "ok - strace under utrace # SKIP strace or python3 not installed"
 else
 	# The normaliser names pids where strace prints pids, and leaves a
-	# count that happens to equal one (small pids: a fresh machine); a
-	# child's CPU times, the scheduler's, are masked.
+	# count that happens to equal one (small pids: a fresh machine); what
+	# the scheduler decides is made one: a child's CPU times, and its
+	# SIGCHLD before its parent's wait4 for it.
 	printf '%s\n' '832 read(3, "\\177ELF"..., 832) = 832' \
-		'832 wait4(-1, NULL, 0, NULL) = 833' \
 		'832 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=833, si_uid=0, si_status=0, si_utime=0, si_stime=1 /* 0.01 s */} ---' \
+		'832 wait4(833, NULL, 0, NULL) = 833' \
 		'833 set_tid_address(0x7f00) = 833' >pn
 	python3 "$dir/ptrace-norm.py" pn >pn.n
 	printf '%s\n' 'P1 read(3, "\\177ELF"..., 832) = 832' \
-		'P1 wait4(-1, NULL, 0, NULL) = P2' \
+		'P1 wait4(P2, NULL, 0, NULL) = P2' \
 		'P1 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=P2, si_uid=0, si_status=0, si_utime=T, si_stime=T} ---' \
 		'P2 set_tid_address(ADDR) = P2' >pn.x
 	if cmp -s pn.n pn.x; then
-		ok "ptrace-norm.py: a count equal to a pid stays, CPU times masked"
+		ok "ptrace-norm.py: pids, not counts, renamed; scheduling masked"
 	else
 		diff pn.x pn.n >d 2>&1
-		nok "ptrace-norm.py: a count equal to a pid stays, CPU times masked" d
+		nok "ptrace-norm.py: pids, not counts, renamed; scheduling masked" d
 	fi
 	# strace inside utrace writes the trace strace writes alone.
 	for prog in cli_basic forkchain vfork_exec sig_prog pt_traceme; do
