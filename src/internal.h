@@ -176,6 +176,16 @@ struct utrace__status {
 	struct rusage ru;
 };
 
+/*
+ * The death of a thread the tracer does not know (stops.c): a new child
+ * killed before its parent's clone event was handled, kept for that event.
+ */
+#define UTRACE__NEARLY	16	/* a power of two */
+struct utrace__early {
+	pid_t pid;		/* 0: free */
+	int status;
+};
+
 struct utrace__req {
 	int (*fn)(void *arg);
 	void *arg;
@@ -196,6 +206,8 @@ struct utrace_tracer {
 	unsigned nspawned, spawned_cap;
 	struct utrace__status *q;		/* drained wait statuses */
 	size_t qlen, qcap, qpos;
+	struct utrace__early early[UTRACE__NEARLY];	/* a ring */
+	unsigned nearly;			/* deaths put in it */
 	/* shared with other threads (lock) */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -308,6 +320,7 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status,
 			   const struct rusage *ru);
 bool utrace__take_queued(struct utrace_tracer *t, pid_t pid,
 			 struct utrace__status *out);
+void utrace__requeue(struct utrace_tracer *t, const struct utrace__status *s);
 pid_t utrace__wait(struct utrace_tracer *t, pid_t pid, int options,
 		   struct utrace__status *out);
 void utrace__signal_pass(struct uthread *th, bool set_info);

@@ -428,6 +428,15 @@ bool utrace__take_queued(struct utrace_tracer *t, pid_t pid,
 	return false;
 }
 
+/*
+ * Queue @s to be handled after the status being handled now, in the same
+ * dispatch (handle_queue goes on until the queue is empty).
+ */
+void utrace__requeue(struct utrace_tracer *t, const struct utrace__status *s)
+{
+	queue_push(t, s);
+}
+
 static int handle_queue(struct utrace_tracer *t)
 {
 	int n = 0;

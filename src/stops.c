@@ -6,7 +6,10 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -150,14 +153,31 @@ static void syscall_stop(struct uthread *th)
 
 /* -- Clone ---------------------------------------------------------------------- */
 
-static unsigned long clone_flags(struct uthread *th, int event)
+/*
+ * The flags of a clone whose parent cannot be read: SIGKILL woke it out of
+ * its clone stop (its process is dying), and ptrace and process_vm_readv
+ * fail with ESRCH.  Whether the child is a thread of the parent's process
+ * is still in /proc while the child is not reaped; the rest is lost.
+ */
+static unsigned long clone_flags_lost(struct uthread *th, pid_t child)
+{
+	char buf[4096];
+	const char *v;
+
+	if (child > 0 && utrace__proc_status(child, buf, sizeof(buf)) &&
+	    (v = utrace__proc_field(buf, "Tgid")) && atoi(v) == th->tgid)
+		return CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
+	return 0;
+}
+
+static unsigned long clone_flags(struct uthread *th, int event, pid_t child)
 {
 	if (event == PTRACE_EVENT_FORK)
 		return SIGCHLD;
 	if (event == PTRACE_EVENT_VFORK)
 		return CLONE_VM | CLONE_VFORK | SIGCHLD;
 	if (utrace__regs_load(th))
-		return 0;
+		return clone_flags_lost(th, child);
 	if ((long)th->regs.orig_rax == SYS_clone3) {
 		struct clone_args ca;
 		struct iovec local = { &ca, sizeof(ca) };
@@ -165,7 +185,7 @@ static unsigned long clone_flags(struct uthread *th, int event)
 
 		if (process_vm_readv(th->tid, &local, 1, &remote, 1, 0) !=
 		    (ssize_t)sizeof(ca))
-			return 0;
+			return clone_flags_lost(th, child);
 		return (unsigned long)(ca.flags | (ca.exit_signal & 0xff));
 	}
 	if ((long)th->regs.orig_rax == SYS_fork)
@@ -176,12 +196,55 @@ static unsigned long clone_flags(struct uthread *th, int event)
 }
 
 /*
+ * A death whose thread is not ours, or not yet: a new child killed before
+ * its parent's clone event was handled, its first stop seen (an orphan,
+ * below) or not (wait4 returns the statuses of different threads in any
+ * order; the ptrace emulation of a tracer that traces ours publishes each
+ * when it happens, and keeps a killed parent's clone event), or a child of
+ * the tracer's own that it does not trace.  The last few are kept for the
+ * clone event, which would otherwise enter the child as new (TH_NEW) and
+ * wait for a stop or a death that came already.
+ */
+static void early_death(struct utrace_tracer *t, pid_t pid, int status)
+{
+	struct utrace__early *d =
+		&t->early[t->nearly++ & (UTRACE__NEARLY - 1)];
+
+	d->pid = pid;
+	d->status = status;
+}
+
+/* The kept death of @pid, a child its parent's clone event names. */
+static bool take_early_death(struct utrace_tracer *t, pid_t pid, int *status)
+{
+	char path[32];
+
+	for (unsigned i = 1; i <= UTRACE__NEARLY; i++) {
+		struct utrace__early *d =
+			&t->early[(t->nearly - i) & (UTRACE__NEARLY - 1)];
+
+		if (d->pid != pid)
+			continue;
+		d->pid = 0;
+		/* Still there: the id was used again, that death is older. */
+		snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+		if (access(path, F_OK) == 0)
+			return false;
+		*status = d->status;
+		return true;
+	}
+	return false;
+}
+
+/*
  * A new child at its parent's clone event: its first stop may be drained
  * already; if it has not come yet, the child is entered as new (TH_NEW)
  * rather than waited for, so the parent's event costs no wait for another
  * task to be scheduled.  The child runs no instruction before that stop,
  * which is handled when it comes, or at once when an engine needs the child
- * stopped (utrace__await_first_stop).
+ * stopped (utrace__await_first_stop).  A child that died first is entered
+ * too, and its death handled after the clone event: its engines (made by
+ * follows and report_clone) see it die.
  */
 static struct uthread *await_child(struct utrace_tracer *t, pid_t child)
 {
@@ -195,7 +258,13 @@ static struct uthread *await_child(struct utrace_tracer *t, pid_t child)
 				      s.has_ru ? &s.ru : NULL);
 		return utrace__thread_find(t, child);
 	}
-	return utrace__thread_new(t, child, child);
+	c = utrace__thread_new(t, child, child);
+	memset(&s, 0, sizeof(s));
+	if (c && take_early_death(t, child, &s.status)) {
+		s.pid = child;
+		utrace__requeue(t, &s);
+	}
+	return c;
 }
 
 /**
@@ -220,7 +289,7 @@ static void clone_stop(struct uthread *th, int event)
 {
 	struct utrace_tracer *t = th->t;
 	pid_t child = (pid_t)event_msg(th->tid);
-	unsigned long flags = clone_flags(th, event);
+	unsigned long flags = clone_flags(th, event, child);
 	struct utrace__event ev;
 	struct uthread *c;
 
@@ -462,6 +531,9 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status,
 
 	th = utrace__thread_find(t, pid);
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		/* A new child's death before its parent's clone event. */
+		if (!th || th->orphan)
+			early_death(t, pid, status);
 		if (th)
 			utrace__death(th, status, false);
 		return;
