@@ -29,7 +29,7 @@ for t in order sig sigcorner syscall stress attach control filter \
 	 filter_equiv sigkill teardown regset events step jctl remote \
 	 spawn tracer queue; do
 	[ -x "$O/test/lib/$t" ] || { echo "not ok - lib/$t: not built"; continue; }
-	timeout 1200 "$U" -f -o /dev/null "$O/test/lib/$t" >"$tmp" 2>&1
+	timeout -k 30 1200 "$U" -f -o /dev/null "$O/test/lib/$t" >"$tmp" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] || grep -q '^not ok' "$tmp"; then
 		# The programs' own deadlines (a few seconds) were made for
@@ -37,7 +37,7 @@ for t in order sig sigcorner syscall stress attach control filter \
 		# more, and the first failure is shown.
 		echo "# lib/$t under utrace -f failed once (exit $rc), again:"
 		grep -B3 '^not ok' "$tmp" | sed 's/^/# /' | head -10
-		timeout 1200 "$U" -f -o /dev/null "$O/test/lib/$t" >"$tmp" 2>&1
+		timeout -k 30 1200 "$U" -f -o /dev/null "$O/test/lib/$t" >"$tmp" 2>&1
 		rc=$?
 	fi
 	n=$(grep -c '^ok - ' "$tmp")
