@@ -207,7 +207,11 @@ t "-ff: the exec'ing thread continues in the leader's file" \
 
 # -p: one thread without -f; every thread with -f, strace's messages.
 I=$O/test/progs/threads_idle
-"$I" 3 60 &	# killed below; must outlive both attaches however slow
+# Killed below.  It must outlive both attaches however slow: each
+# wait_until may take 20 s on a loaded machine, and threads that end
+# before the second utrace detaches print no "detached" line.  600 s is
+# the runner's limit for this whole script.
+"$I" 3 600 &
 ipid=$!
 wait_until '[ $(ls /proc/$ipid/task 2>/dev/null | wc -l) -eq 4 ]'
 "$U" -e trace=getppid -p $ipid 2>log &
