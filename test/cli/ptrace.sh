@@ -37,6 +37,17 @@ for p in traceme sibling fork vfork exec syscall signal killtracer step stepsig 
 	else nok "pt_$p: same with -e trace=write" native traced; fi
 done
 
+# utraced emulates ptrace for its programs too: the same under it.
+for p in traceme sibling fork vfork exec syscall signal killtracer step stepsig \
+	sigchld groupcont seizestop user interrupt sysemu peeksig seccomp; do
+	timeout 60 "$P/pt_$p" >native 2>&1
+	echo "exit $?" >>native
+	timeout 60 "$O/utraced" -- "$P/pt_$p" >traced 2>&1
+	echo "exit $?" >>traced
+	if cmp -s native traced; then ok "pt_$p: same under utraced"
+	else nok "pt_$p: same under utraced" native traced; fi
+done
+
 # The outer log shows the emulated calls with the results the program saw,
 # and still the inner tracee's own syscalls.
 "$U" -f -o outer "$P/pt_traceme" >/dev/null 2>&1

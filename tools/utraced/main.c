@@ -9,7 +9,8 @@
  * threads and the children they fork, serves (utrace_tracer_serve), and
  * runs while it traces something or has joiners.  Its own engines are a
  * queue watching CLONE and DEATH (so that every thread and child stays
- * traced, and for the command's status); everything else
+ * traced, and for the command's status) and the ptrace emulation (so that
+ * the traced programs may use ptrace themselves); everything else
  * is the joiners'.  Built on the public API only.
  *
  * Signals are taken by the loop thread only (the consumer thread blocks
@@ -121,6 +122,19 @@ static int serve(struct utraced *u)
 	}
 }
 
+/*
+ * ptrace as an engine (utrace_emulate_ptrace(3)): on every thread, before
+ * it runs, so that a traced program's own ptrace(2) and wait calls (a
+ * debugger, strace, a sandbox) work under utraced as under utrace -f.
+ */
+static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
+		      unsigned long clone_flags)
+{
+	struct utraced *u = arg;
+
+	return utrace_emulate_ptrace(u->t, tid);
+}
+
 static void on_signal(int sig)
 {
 	stop_sig = sig;
@@ -222,6 +236,16 @@ int main(int argc, char **argv)
 					 UTRACE_WATCH_CHILDREN,
 					 UTRACE_EVENT(CLONE) |
 					 UTRACE_EVENT(DEATH), 0);
+		if (!err)
+			err = utrace_emulate_ptrace(u.t, u.pids[k]);
+		if (!err) {
+			err = utrace_follow(u.t, u.pids[k],
+					    UTRACE_WATCH_PROCESS |
+					    UTRACE_WATCH_CHILDREN,
+					    follow_new, &u);
+			if (err > 0)
+				err = 0;
+		}
 		if (err) {
 			fprintf(stderr, "utraced: attach %d: %s\n", u.pids[k],
 				strerror(-err));
