@@ -111,6 +111,8 @@ check "netlink messages: -x (names in hex with their NUL), -X verbose" \
 	decode-netlink-xv.out -x -X verbose \
 	-e trace=chdir,sendto,recvmsg,recvfrom \
 	"$P" netlink
+check "netlink messages: -X raw" decode-netlink-xr.out -X raw \
+	-e trace=chdir,sendto "$P" netlink
 # -xx writes the marker in hex too.
 xx() {	# name, expected file, options and sections...
 	name=$1; file=$2; shift 2

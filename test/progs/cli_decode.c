@@ -853,6 +853,63 @@ static void netlinks(void)
 	udiag.r.sdiag_family = AF_VSOCK;
 	udiag.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	sendto(fd, &udiag, sizeof(udiag), MSG_DONTWAIT, NULL, 0);
+
+	/*
+	 * Answers, written here (no NLM_F_REQUEST: the kernel ignores
+	 * them) so that every attribute decoder has the same input.
+	 */
+	unsigned char ans[512];
+	struct nlmsghdr *ah = (struct nlmsghdr *)ans;
+	struct inet_diag_msg *im = (struct inet_diag_msg *)NLMSG_DATA(ah);
+	struct unix_diag_msg *um = (struct unix_diag_msg *)NLMSG_DATA(ah);
+	uint32_t mem[9] = { 0, 212992, 0, 16384, 4096, 0, 0, 0, 2 };
+	uint32_t icons[3] = { 7, 8, 9 };
+	struct unix_diag_vfs vfs = { 0x801, 42 };
+	struct unix_diag_rqlen rq = { 1, 128 };
+	uint64_t cg = 1;
+	uint16_t sockopt = 1 << 1 | 1 << 4 | 1 << 6;
+	size_t al;
+
+	memset(ans, 0, sizeof(ans));
+	ah->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	ah->nlmsg_flags = NLM_F_MULTI;
+	ah->nlmsg_seq = 7;
+	im->idiag_family = AF_INET6;
+	im->idiag_state = 10;
+	im->id.idiag_sport = htons(22);
+	im->id.idiag_src[3] = htonl(1);
+	im->idiag_wqueue = 128;
+	im->idiag_inode = 1234;
+	al = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(*im));
+	al = nla_put(ans, al, INET_DIAG_SHUTDOWN, "\x03", 1);
+	u32 = 7;
+	al = nla_put(ans, al, INET_DIAG_MARK, &u32, 4);
+	al = nla_put(ans, al, INET_DIAG_SKMEMINFO, mem, sizeof(mem));
+	al = nla_put(ans, al, INET_DIAG_CONG, "cubic", 6);
+	al = nla_put(ans, al, 21, &cg, sizeof(cg));
+	al = nla_put(ans, al, 22, &sockopt, sizeof(sockopt));
+	ah->nlmsg_len = al;
+	sendto(fd, ans, al, MSG_DONTWAIT, NULL, 0);
+
+	memset(ans, 0, sizeof(ans));
+	ah->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	ah->nlmsg_flags = NLM_F_MULTI;
+	ah->nlmsg_seq = 8;
+	um->udiag_family = AF_UNIX;
+	um->udiag_type = SOCK_STREAM;
+	um->udiag_state = 10;
+	um->udiag_ino = 4321;
+	al = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(*um));
+	al = nla_put(ans, al, UNIX_DIAG_NAME, "/run/x.sock", 11);
+	al = nla_put(ans, al, UNIX_DIAG_VFS, &vfs, sizeof(vfs));
+	u32 = 4322;
+	al = nla_put(ans, al, UNIX_DIAG_PEER, &u32, 4);
+	al = nla_put(ans, al, UNIX_DIAG_ICONS, icons, sizeof(icons));
+	al = nla_put(ans, al, UNIX_DIAG_RQLEN, &rq, sizeof(rq));
+	al = nla_put(ans, al, UNIX_DIAG_MEMINFO, mem, sizeof(mem));
+	al = nla_put(ans, al, UNIX_DIAG_SHUTDOWN, "\x00", 1);
+	ah->nlmsg_len = al;
+	sendto(fd, ans, al, MSG_DONTWAIT, NULL, 0);
 	close(fd);
 }
 

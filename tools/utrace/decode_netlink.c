@@ -871,6 +871,50 @@ static void put_sockid(struct dec_ctx *c, const struct inet_diag_sockid *id,
 		   id->idiag_cookie[1]);
 }
 
+/* SK_MEMINFO_*: the u32 array of INET_DIAG_SKMEMINFO, UNIX_DIAG_MEMINFO. */
+static bool nla_meminfo(struct dec_ctx *c, unsigned long addr, unsigned len)
+{
+	static const struct xlat idx[] = {
+		XLAT_PAIR(0, "SK_MEMINFO_RMEM_ALLOC"),
+		XLAT_PAIR(1, "SK_MEMINFO_RCVBUF"),
+		XLAT_PAIR(2, "SK_MEMINFO_WMEM_ALLOC"),
+		XLAT_PAIR(3, "SK_MEMINFO_SNDBUF"),
+		XLAT_PAIR(4, "SK_MEMINFO_FWD_ALLOC"),
+		XLAT_PAIR(5, "SK_MEMINFO_WMEM_QUEUED"),
+		XLAT_PAIR(6, "SK_MEMINFO_OPTMEM"),
+		XLAT_PAIR(7, "SK_MEMINFO_BACKLOG"),
+		XLAT_PAIR(8, "SK_MEMINFO_DROPS"), XLAT_END
+	};
+	unsigned i, n = len / 4;
+	uint32_t v;
+
+	if (!n)
+		return false;
+	dec_puts(c, "[");
+	for (i = 0; i < n; i++) {
+		const char *name = xlat_name(idx, i);
+
+		if (dec_array_cut(c, i))
+			break;
+		if (i)
+			dec_puts(c, ", ");
+		if (!dec_read(c, addr + i * 4, &v, 4)) {
+			dec_printf(c, "... /* %#lx */", addr + i * 4);
+			break;
+		}
+		/* The index in decimal, named as -X asks. */
+		if (c->xlat_style == DEC_XLAT_RAW)
+			dec_printf(c, "[%u]=%u", i, v);
+		else if (c->xlat_style == DEC_XLAT_VERBOSE || !name)
+			dec_printf(c, "[%u /* %s */]=%u", i,
+				   name ? name : "SK_MEMINFO_???", v);
+		else
+			dec_printf(c, "[%s]=%u", name, v);
+	}
+	dec_puts(c, "]");
+	return true;
+}
+
 static bool inet_diag_attr(struct dec_ctx *c, unsigned type,
 			   unsigned long addr, unsigned len, const void *ctx)
 {
@@ -892,6 +936,8 @@ static bool inet_diag_attr(struct dec_ctx *c, unsigned type,
 	case INET_DIAG_CONG:
 		nla_str(c, addr, len);
 		return true;
+	case INET_DIAG_SKMEMINFO:
+		return nla_meminfo(c, addr, len);
 	case INET_DIAG_TOS:
 	case INET_DIAG_TCLASS:
 	case INET_DIAG_PROTOCOL:
@@ -991,10 +1037,21 @@ static bool unix_diag_attr(struct dec_ctx *c, unsigned type,
 			return false;
 		if (!dec_read(c, addr, &v, sizeof(v)))
 			dec_ptr(c, addr);
-		else
-			dec_printf(c, "{udiag_vfs_dev=makedev(%#x, %#x), "
-				   "udiag_vfs_ino=%u}", major(v.udiag_vfs_dev),
-				   minor(v.udiag_vfs_dev), v.udiag_vfs_ino);
+		else {
+			/* -X raw: the number; verbose: and makedev(). */
+			dec_puts(c, "{udiag_vfs_dev=");
+			if (c->xlat_style != DEC_XLAT_ABBREV)
+				dec_hex(c, v.udiag_vfs_dev);
+			if (c->xlat_style == DEC_XLAT_VERBOSE)
+				dec_puts(c, " /* ");
+			if (c->xlat_style != DEC_XLAT_RAW)
+				dec_printf(c, "makedev(%#x, %#x)",
+					   major(v.udiag_vfs_dev),
+					   minor(v.udiag_vfs_dev));
+			if (c->xlat_style == DEC_XLAT_VERBOSE)
+				dec_puts(c, " */");
+			dec_printf(c, ", udiag_vfs_ino=%u}", v.udiag_vfs_ino);
+		}
 		return true;
 	}
 	case UNIX_DIAG_PEER:
@@ -1002,6 +1059,8 @@ static bool unix_diag_attr(struct dec_ctx *c, unsigned type,
 		return nla_int(c, addr, len, 4);
 	case UNIX_DIAG_SHUTDOWN:
 		return nla_int(c, addr, len, 1);
+	case UNIX_DIAG_MEMINFO:
+		return nla_meminfo(c, addr, len);
 	case UNIX_DIAG_ICONS: {
 		uint32_t ino;
 		unsigned i, n = len / sizeof(ino);
@@ -1010,10 +1069,10 @@ static bool unix_diag_attr(struct dec_ctx *c, unsigned type,
 			return false;
 		dec_puts(c, "[");
 		for (i = 0; i < n; i++) {
-			if (i)
-				dec_puts(c, ", ");
 			if (dec_array_cut(c, i))
 				break;
+			if (i)
+				dec_puts(c, ", ");
 			if (!dec_read(c, addr + i * sizeof(ino), &ino,
 				      sizeof(ino))) {
 				dec_printf(c, "... /* %#lx */",
