@@ -336,12 +336,19 @@ static void restart(struct uthread *th)
 	if (thread_opts(th) != th->opts &&
 	    ptrace(PTRACE_SETOPTIONS, th->tid, 0L, thread_opts(th)) == 0)
 		th->opts = thread_opts(th);
-	if (th->step == UTRACE_SINGLESTEP)
+	/*
+	 * A step out of a group stop is like UTRACE_RESUME there, for one
+	 * instruction (reference 6, 7.7): the thread stays in the group stop
+	 * (PTRACE_LISTEN) and th->step waits for its end, unless a later
+	 * round of callbacks decides otherwise (as SIGCONT's report_signal
+	 * does for an engine with QUIESCE).
+	 */
+	if (th->stop == STOP_GROUP)
+		req = PTRACE_LISTEN;
+	else if (th->step == UTRACE_SINGLESTEP)
 		req = PTRACE_SINGLESTEP;
 	else if (th->step == UTRACE_BLOCKSTEP)
 		req = PTRACE_SINGLEBLOCK;
-	else if (th->stop == STOP_GROUP)
-		req = PTRACE_LISTEN;
 	else if (need_syscall(th))
 		req = PTRACE_SYSCALL;
 	else
@@ -353,7 +360,8 @@ static void restart(struct uthread *th)
 	th->syscall_mode = req == PTRACE_SYSCALL;
 	th->listening = req == PTRACE_LISTEN;
 	th->last_step = th->step;
-	th->step = UTRACE_RESUME;
+	if (req != PTRACE_LISTEN)
+		th->step = UTRACE_RESUME;
 	th->state = TH_RUNNING;
 	th->stop = STOP_NONE;
 	th->stop_sig = 0;

@@ -7,7 +7,8 @@
  * on a job-control-stopped thread returns 0, and attaching to a stopped
  * process leaves it stopped until SIGCONT.  Interrupting or stopping a
  * group-stopped thread (utrace_control, utrace_queue_stop) is not the end
- * of its group stop, and a thread born into a group stop stays in it.
+ * of its group stop, and a thread born into a group stop stays in it.  A
+ * step requested in a group stop waits for SIGCONT, as UTRACE_RESUME does.
  */
 #include "harness.h"
 #include <utrace.h>
@@ -508,6 +509,120 @@ TEST_T(queue_stop_in_group_stop_single_thread, 20)
 TEST_T(queue_stop_in_group_stop_threads, 20)
 {
 	queue_stop_in_group_stop(3);
+}
+
+/* -- A step request in a group stop ---------------------------------------- */
+
+static int count_quiesce0(int eng)
+{
+	int n = 0;
+
+	for (int i = 0; i < tlog_n; i++)
+		n += tlog[i].eng == eng && tlog[i].kind == K_QUIESCE &&
+		     !tlog[i].arg;
+	return n;
+}
+
+static int find_quiesce0(int from, int eng)
+{
+	for (int i = from; i < tlog_n; i++)
+		if (tlog[i].eng == eng && tlog[i].kind == K_QUIESCE &&
+		    !tlog[i].arg)
+			return i;
+	return -1;
+}
+
+/*
+ * user[0] set: reply UTRACE_SINGLESTEP to report_jctl(CLD_STOPPED);
+ * user[1] set: to SIGCONT's report_signal.
+ */
+static uint32_t hook_step_in_stop(struct teng *te, struct tev *ev,
+				  uint32_t dflt)
+{
+	if (te->user[0] && ev->kind == K_JCTL && ev->arg == CLD_STOPPED)
+		return UTRACE_SINGLESTEP;
+	if (te->user[1] && ev->kind == K_SIGNAL && ev->arg == SIGCONT)
+		return (dflt & ~UTRACE_RESUME_MASK) | UTRACE_SINGLESTEP;
+	return dflt;
+}
+
+/*
+ * A step requested while the thread is in a group stop (by utrace_control,
+ * or as report_jctl(CLD_STOPPED)'s reply) is like UTRACE_RESUME, for one
+ * instruction (reference 6, 7.7): the thread does not leave the group
+ * stop.  It stays stopped with no step report, utrace_control(UTRACE_STOP)
+ * returns 0 and UTRACE_RESUME keeps it in the stop.  SIGCONT brings its
+ * one CLD_CONTINUED, then SIGCONT's report_signal: the last round of
+ * callbacks before user mode, whose reply decides; SINGLESTEP there makes
+ * the step (its report_quiesce(0)), and the thread runs on.
+ */
+static void step_in_group_stop(bool from_jctl)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out, n0, ic, ik, iq;
+	pid_t pid = t_spawn(t, &out, "sig_prog", "tick", NULL);
+	struct teng *a = s_attach(t, pid, EV_JS | UTRACE_EVENT(QUIESCE),
+				  hook_step_in_stop);
+
+	CHECK(got_tick(t, out, 3000));
+	a->user[0] = from_jctl;
+	CHECK_EQ(kill(pid, SIGSTOP), 0);
+	CHECK(DISPATCH_UNTIL(t, count_jctl(a->id, CLD_STOPPED) == 1, 3000));
+	t_dispatch_for(t, 50);
+	n0 = count_quiesce0(a->id);
+	if (!from_jctl)
+		CHECK_EQ(utrace_control(a->e, UTRACE_SINGLESTEP), 0);
+	t_dispatch_for(t, 200);
+	s_drain(out);
+	CHECK_EQ(s_dispatch_drain(t, out, 200), 0);	/* no ticks */
+	CHECK(t_stopped(pid));
+	if (count_quiesce0(a->id) != n0 ||
+	    count_jctl(a->id, CLD_CONTINUED)) {
+		tlog_dump(0, 80);
+		CHECK(!"stepped while the group is stopped");
+	}
+	CHECK_EQ(utrace_control(a->e, UTRACE_STOP), 0);
+	t_dispatch_for(t, 50);
+	CHECK_EQ(utrace_control(a->e, UTRACE_RESUME), 0);
+	t_dispatch_for(t, 100);
+	CHECK_EQ(s_dispatch_drain(t, out, 100), 0);
+	CHECK(t_stopped(pid));
+	CHECK_EQ(count_quiesce0(a->id), n0);
+	CHECK_EQ(count_jctl(a->id, CLD_CONTINUED), 0);
+
+	a->user[1] = 1;
+	CHECK_EQ(kill(pid, SIGCONT), 0);
+	if (!DISPATCH_UNTIL(t, count_quiesce0(a->id) > n0, 3000))
+		tlog_dump(0, 80);
+	CHECK(count_quiesce0(a->id) > n0);
+	CHECK(got_tick(t, out, 3000));
+	t_dispatch_for(t, 100);
+	ic = find_jctl(0, a->id, CLD_CONTINUED);
+	ik = slog_find_sig(0, a->id, SIGCONT);
+	iq = find_quiesce0(0, a->id);
+	for (int i = 0; i < n0; i++)
+		iq = find_quiesce0(iq + 1, a->id);
+	if (!(ic >= 0 && ic < ik && ik < iq))
+		tlog_dump(0, 80);
+	/* Continued, SIGCONT's report, then the step. */
+	CHECK(ic >= 0 && ic < ik && ik < iq);
+	CHECK_EQ(count_jctl(a->id, CLD_CONTINUED), 1);
+	CHECK_EQ(count_jctl(a->id, CLD_STOPPED), 1);
+	CHECK_EQ(kill(pid, SIGUSR1), 0);
+	t_run(t);
+	CHECK(WIFEXITED(s_death_status(a)));
+	CHECK_EQ(WEXITSTATUS(s_death_status(a)), 0);
+	utrace_tracer_free(t);
+}
+
+TEST_T(control_step_in_group_stop_waits_for_sigcont, 20)
+{
+	step_in_group_stop(false);
+}
+
+TEST_T(jctl_step_reply_waits_for_sigcont, 20)
+{
+	step_in_group_stop(true);
 }
 
 int main(void)
