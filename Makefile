@@ -30,7 +30,8 @@ CPPFLAGS  += -D_GNU_SOURCE -Iinclude
 ALLCFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread
 LDLIBS    += -lseccomp -pthread
 
-LIB_SRCS  := $(wildcard src/*.c)
+LIB_SRCS  := $(wildcard src/*/*.c)
+LIB_HDRS  := $(wildcard src/*/*.h)
 LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o)
 LIB_PICS  := $(LIB_SRCS:%.c=$(O)/%.pic.o)
 STATIC    := $(O)/libutrace.a
@@ -48,13 +49,13 @@ TOOLS     :=
 
 all: $(STATIC) $(SHARED) $(O)/libutrace.pc $(TOOLS) $(EXAMPLES)
 
-$(O)/%.o: %.c $(wildcard src/*.h) include/utrace.h
+$(O)/src/%.o: src/%.c $(LIB_HDRS) include/utrace.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -fvisibility=hidden -c -o $@ $<
+	$(CC) $(CPPFLAGS) -Isrc $(ALLCFLAGS) -fvisibility=hidden -c -o $@ $<
 
-$(O)/%.pic.o: %.c $(wildcard src/*.h) include/utrace.h
+$(O)/src/%.pic.o: src/%.c $(LIB_HDRS) include/utrace.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -fvisibility=hidden -fPIC -c -o $@ $<
+	$(CC) $(CPPFLAGS) -Isrc $(ALLCFLAGS) -fvisibility=hidden -fPIC -c -o $@ $<
 
 $(STATIC): $(LIB_OBJS)
 	@rm -f $@
@@ -75,14 +76,14 @@ $(O)/examples/%: examples/%.c $(STATIC)
 	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
 # Unit tests may look inside the library (pure logic, no ptrace).
-$(O)/test/unit/%: test/unit/%.c test/harness.h $(STATIC)
+$(O)/test/unit/%: test/unit/%.c test/harness.h $(LIB_HDRS) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Isrc -Itest $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
 # Library tests use only the public header.
 $(O)/test/lib/%: test/lib/%.c test/harness.h $(wildcard test/lib/*.h) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itest $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itest -Isrc $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
 # Tracee programs: plain, never sanitized (they run under the tracer).
 $(O)/test/progs/%: test/progs/%.c $(wildcard test/progs/*.h)

@@ -1,5 +1,6 @@
 # The utrace command (tools/utrace/), built on the public API only.
-UTRACE_SRCS := $(wildcard tools/utrace/*.c)
+UTRACE_SRCS := $(wildcard tools/utrace/*.c tools/utrace/*/*.c)
+UTRACE_HDRS := $(wildcard tools/utrace/*.h tools/utrace/*/*.h)
 UTRACE_OBJS := $(UTRACE_SRCS:%.c=$(O)/%.o)
 TOOLS += $(O)/utrace
 # -k unwinds with elfutils' libdwfl (Debian: libdw-dev) and demangles C++
@@ -8,36 +9,35 @@ DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
 DW_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf) \
 	-liberty
 
-$(O)/tools/utrace/%.o: tools/utrace/%.c $(wildcard tools/utrace/*.h) include/utrace.h
+$(O)/tools/utrace/%.o: tools/utrace/%.c $(UTRACE_HDRS) include/utrace.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(DW_CFLAGS) $(ALLCFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -Itools/utrace $(DW_CFLAGS) $(ALLCFLAGS) -c -o $@ $<
 
 $(O)/utrace: $(UTRACE_OBJS) $(STATIC)
 	$(CC) $(ALLCFLAGS) -o $@ $(UTRACE_OBJS) $(STATIC) $(DW_LIBS) $(LDLIBS)
 
 # The syscall table's own test links the table and the decoders.
-UTRACE_TABLE_OBJS := $(filter $(O)/tools/utrace/syscalls.o \
-	$(O)/tools/utrace/decode%.o $(O)/tools/utrace/xlat.o \
-	$(O)/tools/utrace/sbuf.o $(O)/tools/utrace/sockdiag.o,$(UTRACE_OBJS))
+UTRACE_TABLE_OBJS := $(filter $(O)/tools/utrace/decode/%.o \
+	$(O)/tools/utrace/util/sbuf.o,$(UTRACE_OBJS))
 $(O)/test/unit/syscalls: test/unit/syscalls.c test/harness.h \
-		$(wildcard tools/utrace/*.h) $(UTRACE_TABLE_OBJS)
+		$(UTRACE_HDRS) $(UTRACE_TABLE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itest -Itools/utrace \
-		-DDECODERS_H='"$(CURDIR)/tools/utrace/decoders.h"' \
+		-DDECODERS_H='"$(CURDIR)/tools/utrace/decode/decoders.h"' \
 		$(ALLCFLAGS) -rdynamic -o $@ $< $(UTRACE_TABLE_OBJS) $(LDLIBS) -ldl
 
 # The string buffer's formatter against snprintf(3).
-$(O)/test/unit/sbuf: test/unit/sbuf.c test/harness.h tools/utrace/sbuf.h \
-		$(O)/tools/utrace/sbuf.o
+$(O)/test/unit/sbuf: test/unit/sbuf.c test/harness.h tools/utrace/util/sbuf.h \
+		$(O)/tools/utrace/util/sbuf.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(ALLCFLAGS) -o $@ $< \
-		$(O)/tools/utrace/sbuf.o $(LDLIBS)
+		$(O)/tools/utrace/util/sbuf.o $(LDLIBS)
 
 # The engines as objects, two printers and a counter in one process
 # (test/cli/engines.c): the command's objects without its main.c.
 UTRACE_ENGINE_OBJS := $(filter-out $(O)/tools/utrace/main.o,$(UTRACE_OBJS))
 $(O)/test/cli/engines: test/cli/engines.c test/harness.h \
-		$(wildcard tools/utrace/*.h) $(UTRACE_ENGINE_OBJS) $(STATIC)
+		$(UTRACE_HDRS) $(UTRACE_ENGINE_OBJS) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(DW_CFLAGS) $(ALLCFLAGS) \
 		-o $@ $< $(UTRACE_ENGINE_OBJS) $(STATIC) $(DW_LIBS) $(LDLIBS)

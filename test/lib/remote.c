@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include "tlib.h"
-#include "../../src/wire.h"
+#include "share/wire.h"
 
 #define NOBODY 65534
 

@@ -5,7 +5,7 @@
  * detach and attach during a pass.
  */
 #include "harness.h"
-#include "internal.h"
+#include "core/internal.h"
 
 static char log_buf[1024];
 static uint32_t ret_of[8];		/* what engine i returns */

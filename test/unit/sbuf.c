@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The CLI's string buffer (tools/utrace/sbuf.c) formats the common printf
+ * The CLI's string buffer (tools/utrace/util/sbuf.c) formats the common printf
  * conversions itself: every combination of flags, width, precision and
  * length it takes must print exactly what snprintf(3) prints, and what it
  * leaves to the C library (floating point, NULL strings, ...) too.
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "harness.h"
-#include "sbuf.h"
+#include "util/sbuf.h"
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #pragma GCC diagnostic ignored "-Wformat"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The CLI's syscall table (tools/utrace/syscalls.c) against libseccomp and
+ * The CLI's syscall table (tools/utrace/decode/syscalls.c) against libseccomp and
  * against the decoders: every row resolves through libseccomp to its own
  * number, every syscall libseccomp knows up to strace 6.1's last one has a
  * row, no name is there twice, the argument kinds are well formed, and
@@ -10,7 +10,7 @@
 #include <seccomp.h>
 
 #include "harness.h"
-#include "decoders.h"
+#include "decode/decoders.h"
 
 TEST(rows_resolve_through_libseccomp)
 {

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <utrace.h>
 
-#include "decode.h"
+#include "decode/decode.h"
 
 #define UTRACE_CLI_VERSION "0.1.0"
 

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "gdbstub.h"
+#include "gdb/gdbstub.h"
 
 /*
  * The only process-wide state: what the handler of SIGINT and the like

@@ -1,0 +1,1388 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The printer engine: strace's text (or --json) for every syscall, signal
+ * and exit of the threads it is attached to.  A printer is an object with
+ * its own settings and output (a sink); several can print the same
+ * threads, each in its own way.  A sink keeps one line "open"; when
+ * another thread needs the sink first, the open line is closed with
+ * " <unfinished ...>" and later continued as "<... resumed>".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <paths.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "engines/unwind.h"
+
+/*
+ * An output.  Trace text collects in buf and is written to the file's
+ * descriptor in whole lines: when the loop is about to wait (sink_flush),
+ * or when buf grows past OUT_BATCH.  A kill of utrace can thus never leave a
+ * line cut in a file or a pipe.  A terminal also gets the open line, as
+ * strace shows "read(0, " while the call blocks.  stdio on f is used only
+ * for the -c table, after buf was written out (sink_file).
+ */
+#define OUT_BATCH	(1 << 16)
+
+struct sink {
+	FILE *f;
+	struct sbuf buf;	/* text not yet written */
+	bool tty;		/* a terminal: write partial lines too */
+	char *name;		/* for the write error message */
+	struct pthr *open;	/* thread whose line is not finished */
+	struct sbuf msgq;	/* messages waiting for the open line */
+	bool failed;		/* a write failed (said already) */
+	pid_t pipe_pid;		/* '|cmd': the command's shell */
+};
+
+struct printer {
+	struct printer_settings s;
+	struct sink *out;	/* the trace; with ff_prefix, the messages */
+	struct timespec last_tv;	/* -r: the previous line's time */
+	int live;		/* threads printed: "[pid N]" when > 1 */
+	struct pthr *threads;	/* all of them, for detach, exec and -k */
+	pid_t command;		/* -k: its first execve shows no stack */
+	bool failed;		/* a -ff file failed */
+};
+
+struct pthr {
+	pid_t tid;
+	pid_t tgid;
+	struct printer *p;
+	struct pthr *next;	/* all attached threads, for detach and exec */
+	bool reaped;
+	struct utrace_engine *e;
+	struct utrace_tracer *tr;	/* e's tracer (NULL: a joined queue's) */
+	struct sink *out;	/* p->out, or with -ff the thread's own */
+	struct sbuf line;	/* "name(args" of the current syscall */
+	size_t entry_len;	/* part of line printed at entry */
+	size_t col;		/* column of the open line */
+	bool in_syscall;
+	bool filtered;		/* -P: this syscall touches none of the paths */
+	unsigned notes;		/* the injector's INJ_NOTE_* for this syscall */
+	bool done;		/* decoder finished at entry */
+	bool staged;		/* held back until exit (-e status=) */
+	bool unfinished;	/* line was cut by another thread */
+	struct dec_ctx dc;
+	struct sbuf prefix;	/* leader printed at entry (staged lines) */
+	double t_entry;
+	struct timespec tv_entry;
+	int stop_sig;
+	long lead_nr;		/* -n: the syscall of the line */
+	uint64_t lead_ip;	/* -i */
+	bool ip_known;
+	char comm[64];		/* -Y: last seen /proc/TID/comm */
+	struct unwinder *uw;	/* -k: its process's, shared */
+	struct sbuf stack;	/* -k: taken at entry, printed at exit */
+	struct sbuf lead, tail;	/* scratch for one line, kept for the next */
+	bool stack_queued;
+	bool exec_first;	/* -k: the spawned command's own execve */
+	struct sock_cache *sockets;	/* -yy: shared by all threads */
+};
+
+/*
+ * Messages go to stderr.  When the trace goes there too, a message that
+ * comes while a line is open waits: it follows the line when the line
+ * ends, or, when another thread cuts the line first, it goes out before
+ * the " <unfinished ...>" (strace prints "Process N attached" when it
+ * first sees the child, which is one of these two places).
+ */
+static void out_write(struct sink *o, const char *s, size_t n);
+
+static void flush_msgs(struct sink *o)
+{
+	if (!o->msgq.len)
+		return;
+	out_write(o, o->msgq.p, o->msgq.len);
+	sb_reset(&o->msgq);
+}
+
+/*
+ * Write out the text of o: all of it, or (all false) up to the last
+ * complete line, or for a terminal all of it too.  A failed write is
+ * reported as strace does ("utrace: FILE: error"), and the text dropped.
+ */
+static void out_flush(struct sink *o, bool all)
+{
+	size_t n = o->buf.len, done = 0;
+	int fd;
+
+	if (!n || !o->f)
+		return;
+	if (!all && !o->tty) {
+		const char *nl = memrchr(o->buf.p, '\n', n);
+
+		if (!nl)
+			return;
+		n = (size_t)(nl - o->buf.p) + 1;
+	}
+	fd = fileno(o->f);
+	while (done < n) {
+		ssize_t w = write(fd, o->buf.p + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int err = w < 0 ? errno : ENOSPC;
+
+			o->failed = true;
+			if (fd != STDERR_FILENO)
+				fprintf(stderr, "utrace: %s: %s\n", o->name,
+					strerror(err));
+			break;
+		}
+		done += (size_t)w;
+	}
+	memmove(o->buf.p, o->buf.p + n, o->buf.len - n);
+	o->buf.len -= n;
+}
+
+/* o's file is f now (o's former one is closed already). */
+static void out_init(struct sink *o, FILE *f, const char *name)
+{
+	char *copy = strdup(name ? name : "?");
+
+	if (copy) {
+		free(o->name);
+		o->name = copy;
+	}
+	o->f = f;
+	o->tty = isatty(fileno(f));
+}
+
+struct sink *sink_new(FILE *f, const char *name)
+{
+	struct sink *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	out_init(o, f, name);
+	if (!o->name) {
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Write o out and close its file (not stderr); the shell of '|cmd' ends. */
+static void out_close(struct sink *o)
+{
+	flush_msgs(o);
+	out_flush(o, true);
+	if (o->f && o->f != stderr && fclose(o->f) && !o->failed) {
+		o->failed = true;
+		fprintf(stderr, "utrace: %s: %s\n", o->name, strerror(errno));
+	}
+	o->f = NULL;
+	if (o->pipe_pid > 0) {
+		/* As strace: the command gets EOF and we wait for it. */
+		while (waitpid(o->pipe_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		o->pipe_pid = 0;
+	}
+}
+
+bool sink_free(struct sink *o)
+{
+	bool failed;
+
+	if (!o)
+		return false;
+	out_close(o);
+	failed = o->failed;
+	sb_free(&o->buf);
+	sb_free(&o->msgq);
+	free(o->name);
+	free(o);
+	return failed;
+}
+
+void sink_msg(struct sink *o, const char *fmt, ...)
+{
+	struct sbuf b = { 0 };
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	sb_printf(&b, "utrace: %s\n", s);
+	free(s);
+	if (o && o->f == stderr && o->open) {
+		sb_putn(&o->msgq, b.p, b.len);
+	} else if (o && o->f == stderr) {
+		out_write(o, b.p, b.len);
+	} else {
+		fwrite(b.p, 1, b.len, stderr);
+	}
+	sb_free(&b);
+}
+
+/* '|cmd' or '!cmd': the trace goes to the standard input of sh -c cmd. */
+static FILE *open_pipe(const char *cmd, pid_t *pid)
+{
+	int fds[2];
+	FILE *f;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return NULL;
+	*pid = fork();
+	if (*pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (*pid == 0) {
+		if (dup2(fds[0], 0) < 0)
+			_exit(127);
+		execl(_PATH_BSHELL, "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	f = fdopen(fds[1], "w");
+	if (!f)
+		close(fds[1]);
+	/* A command that stops reading must not kill us, nor the tracees. */
+	signal(SIGPIPE, SIG_IGN);
+	return f;
+}
+
+int sink_open(const char *spec, bool append, struct sink **out)
+{
+	const char *name = spec;
+	pid_t pid = 0;
+	FILE *f;
+	int err;
+
+	if (spec && (*spec == '|' || *spec == '!')) {
+		f = open_pipe(spec + 1, &pid);
+		if (!f) {
+			err = -errno;
+			fprintf(stderr, "utrace: can't popen '%s': %s\n",
+				spec + 1, strerror(errno));
+			return err;
+		}
+	} else if (spec) {
+		f = fopen(spec, append ? "ae" : "we");
+		if (!f) {
+			err = -errno;
+			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
+				spec, strerror(errno));
+			return err;
+		}
+	} else {
+		f = stderr;
+		name = "stderr";
+	}
+	*out = sink_new(f, name);
+	if (!*out) {
+		if (f != stderr)
+			fclose(f);
+		return -ENOMEM;
+	}
+	(*out)->pipe_pid = pid;
+	return 0;
+}
+
+FILE *sink_file(struct sink *o)
+{
+	flush_msgs(o);
+	out_flush(o, true);
+	return o->f;
+}
+
+void sink_flush(struct sink *o)
+{
+	out_flush(o, false);
+}
+
+bool sink_failed(struct sink *o)
+{
+	if (o->f && (fflush(o->f) || ferror(o->f)) && !o->failed) {
+		o->failed = true;
+		fprintf(stderr, "utrace: %s: %s\n", o->name, strerror(errno));
+	}
+	return o->failed;
+}
+
+void sink_finish(struct sink *o)
+{
+	flush_msgs(o);
+	out_flush(o, true);
+	fflush(o->f);
+	if (o->pipe_pid > 0) {
+		/* Later messages and the -c table go to stderr. */
+		out_close(o);
+		o->f = stderr;
+		o->tty = isatty(STDERR_FILENO);
+	}
+}
+
+static ssize_t mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	return utrace_mem_read(ctx, addr, buf, len);
+}
+
+void printer_note(struct pthr *t, unsigned notes)
+{
+	t->notes = notes;
+}
+
+void printer_defaults(struct printer_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	memset(s->signals, true, sizeof(s->signals));
+	memset(s->abbrev, true, sizeof(s->abbrev));
+	s->status_mask = ST_ALL;
+	s->strsize = 32;
+	s->columns = 40;
+	s->rel_digits = s->t_digits = 6;
+}
+
+struct printer *printer_new(const struct printer_settings *s,
+			    struct sink *out)
+{
+	struct printer *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->s = *s;
+	p->out = out;
+	return p;
+}
+
+void printer_set_command(struct printer *p, pid_t pid)
+{
+	p->command = pid;
+}
+
+static void p_release(void *data);
+
+void printer_free(struct printer *p)
+{
+	if (!p)
+		return;
+	while (p->threads) {
+		p->threads->out->open = NULL;
+		p_release(p->threads);
+	}
+	free(p);
+}
+
+void printer_flush(struct printer *p)
+{
+	struct pthr *t;
+
+	out_flush(p->out, false);
+	for (t = p->threads; t; t = t->next)
+		if (t->out != p->out)
+			out_flush(t->out, false);
+}
+
+bool printer_failed(struct printer *p)
+{
+	struct pthr *t;
+
+	for (t = p->threads; t; t = t->next)
+		if (t->out != p->out && t->out->failed)
+			return true;
+	return p->failed;
+}
+
+static bool staged_mode(const struct printer *p)
+{
+	return p->s.status_mask != ST_ALL;
+}
+
+/* "1234" or, with -Y, "1234<comm>". */
+static void refresh_comm(struct pthr *t)
+{
+	pid_t tid = t->tid;
+	char path[64], comm[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			memcpy(t->comm, comm, sizeof(t->comm));
+		}
+		fclose(f);
+	}
+}
+
+static void put_pid(struct sbuf *b, struct pthr *t, bool wide)
+{
+	if (!t->p->s.decode_pids) {
+		if (wide)
+			for (int w = 10000; w > 1 && t->tid < w; w /= 10)
+				sb_putc(b, ' ');
+		sb_putd(b, t->tid);
+		return;
+	}
+	refresh_comm(t);
+	sb_printf(b, "%d<%s>", t->tid, t->comm);
+}
+
+static const long p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+			      10000000, 100000000, 1000000000 };
+
+/*
+ * Thread-id prefix, timestamps, -n and -i, as strace's printleader.  The
+ * number and address are the thread's last syscall's, or its registers'
+ * at a signal; an address not known prints as question marks.
+ */
+static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
+{
+	struct printer *p = t->p;
+
+	if (p->s.pids == PR_PIDS_ALWAYS) {
+		size_t l = b->len;
+
+		put_pid(b, t, false);
+		while (b->len - l < 5)
+			sb_putc(b, ' ');
+		sb_putc(b, ' ');
+	} else if (p->s.pids == PR_PIDS_MANY && p->live > 1) {
+		sb_puts(b, "[pid ");
+		put_pid(b, t, true);
+		sb_puts(b, "] ");
+	}
+	if (t->p->s.timestamps) {
+		int d = t->p->s.ts_digits;
+		long frac = tv->tv_nsec / p10[9 - d];
+
+		if (t->p->s.timestamps >= 3) {
+			sb_printf(b, "%ld", (long)tv->tv_sec);
+		} else {
+			struct tm tm;
+			char s[32];
+
+			localtime_r(&tv->tv_sec, &tm);
+			strftime(s, sizeof(s), "%T", &tm);
+			sb_puts(b, s);
+		}
+		if (d)
+			sb_printf(b, ".%0*ld", d, frac);
+		sb_putc(b, ' ');
+	}
+	if (t->p->s.relative) {
+		struct timespec d;
+		int n = t->p->s.rel_digits;
+
+		if (!p->last_tv.tv_sec && !p->last_tv.tv_nsec)
+			p->last_tv = *tv;
+		d.tv_sec = tv->tv_sec - p->last_tv.tv_sec;
+		d.tv_nsec = tv->tv_nsec - p->last_tv.tv_nsec;
+		if (d.tv_nsec < 0) {
+			d.tv_sec--;
+			d.tv_nsec += 1000000000;
+		}
+		sb_printf(b, "%6ld", (long)d.tv_sec);
+		if (n)
+			sb_printf(b, ".%0*ld", n, d.tv_nsec / p10[9 - n]);
+		sb_putc(b, ' ');
+		p->last_tv = *tv;
+	}
+	if (t->p->s.print_nr)
+		sb_printf(b, "[%4ld] ", t->lead_nr);
+	if (t->p->s.print_ip) {
+		if (t->ip_known)
+			sb_printf(b, "[%016llx] ",
+				  (unsigned long long)t->lead_ip);
+		else
+			sb_puts(b, "[????????????????] ");
+	}
+}
+
+static void out_write(struct sink *o, const char *s, size_t n)
+{
+	if (!n)		/* an empty buffer may have no storage yet */
+		return;
+	sb_putn(&o->buf, s, n);
+	if (o->buf.len >= OUT_BATCH)
+		out_flush(o, false);
+}
+
+static void out_puts(struct sink *o, const char *s)
+{
+	out_write(o, s, strlen(s));
+}
+
+/* Close another thread's open line before writing ours. */
+static void take_line(struct sink *o, struct pthr *t)
+{
+	struct pthr *p = o->open;
+
+	if (p == t)
+		return;
+	if (o->f == stderr)
+		flush_msgs(o);	/* strace's form: "vfork(strace: Process..." */
+	if (!p)
+		return;
+	out_puts(o, " <unfinished ...>\n");
+	p->unfinished = true;
+	o->open = NULL;
+}
+
+/* The open line of o has just ended with a newline. */
+static void line_ended(struct sink *o)
+{
+	o->open = NULL;
+	if (o->f == stderr)
+		flush_msgs(o);
+}
+
+static void pad_equals(struct sink *o, size_t col, int columns)
+{
+	static const char sp[] = "                                        ";
+	size_t n = col < (size_t)columns ? (size_t)columns - col : 1;
+
+	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
+		out_write(o, sp, sizeof(sp) - 1);
+	out_write(o, sp, n);
+	out_write(o, "= ", 2);
+}
+
+static void json_begin(struct sbuf *b, struct pthr *t, const char *type)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	sb_printf(b, "{\"type\":\"%s\",\"pid\":%d,\"tid\":%d,"
+		  "\"time\":%ld.%06ld", type, t->tgid, t->tid,
+		  (long)tv.tv_sec, (long)tv.tv_usec);
+}
+
+static void json_emit(struct pthr *t, struct sbuf *b)
+{
+	sb_puts(b, "}\n");
+	out_write(t->out, b->p, b->len);
+	sb_free(b);
+}
+
+/* A buffer of the thread's, emptied: no allocation per line. */
+static struct sbuf *scratch(struct sbuf *b)
+{
+	sb_reset(b);
+	return b;
+}
+
+static uint32_t keep(uint32_t action)
+{
+	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+}
+
+/*
+ * -k, as strace: the stack follows the line of a syscall (taken at its
+ * exit), of a signal and of a stop.  execve, execveat, exit and exit_group
+ * take it at entry, to show the caller, and print it at exit or, for the
+ * calls that do not return, after the "+++ exited" line; the execve that
+ * starts the command is the exception (its stack is the new image's).
+ */
+static void stack_at_entry(struct pthr *t, struct utrace_engine *e, long nr)
+{
+	if (!t->uw)
+		return;
+	sb_reset(&t->stack);
+	t->stack_queued = false;
+	if (nr == SYS_execve || nr == SYS_execveat) {
+		bool first = t->exec_first;
+
+		t->exec_first = false;
+		if (first)
+			return;
+	} else if (nr != SYS_exit && nr != SYS_exit_group) {
+		return;
+	}
+	unwind_walk(t->uw, e, t->tid, &t->stack, true);
+	t->stack_queued = true;
+}
+
+static void print_stack(struct pthr *t, struct utrace_engine *e)
+{
+	struct sbuf b = { 0 };
+
+	if (!t->uw || t->p->s.json)
+		return;
+	if (t->stack_queued) {
+		out_write(t->out, t->stack.p, t->stack.len);
+		sb_reset(&t->stack);
+		t->stack_queued = false;
+		return;
+	}
+	if (!e)
+		return;
+	unwind_walk(t->uw, e, t->tid, &b, false);
+	out_write(t->out, b.p, b.len);
+	sb_free(&b);
+}
+
+/*
+ * A syscall's entry, from an engine (e) or from a joined queue's record
+ * (e NULL: no -P, no -k); memory is read with mem(ctx, ...), here and at
+ * the exit.
+ */
+void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
+		   mem_read_fn mem, void *ctx, struct utrace_engine *e)
+{
+	struct utrace_syscall sc = *scp;
+	const char *name;
+	struct sbuf *lead = scratch(&t->lead);
+
+	const struct printer_settings *s = &t->p->s;
+
+	t->filtered = host_hidden(&s->host, t->tid, sc.nr) ||
+		      (s->paths && s->paths->n && e &&
+		       !trace_path_match(s->paths, e, t->tid, sc.nr, sc.args));
+	if (t->filtered) {
+		/* -k: the command's own execve is the first, shown or not. */
+		if (sc.nr == SYS_execve || sc.nr == SYS_execveat)
+			t->exec_first = false;
+		return;
+	}
+	name = sys_name(sc.nr);
+	t->lead_nr = sc.nr;
+	t->lead_ip = sc.ip;
+	t->ip_known = true;
+	sb_reset(&t->line);
+	dec_clear(&t->dc);
+	t->dc.tid = t->tid;
+	t->dc.nr = sc.nr;
+	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
+	t->dc.strsize = t->p->s.strsize;
+	t->dc.decode_fds = t->p->s.decode_fds;
+	t->dc.hexstr = t->p->s.hexstr;
+	t->dc.xlat_style = t->p->s.xlat_style;
+	t->dc.sockets = t->sockets;
+	t->dc.no_abbrev = sc.nr >= 0 && sc.nr < NR_MAX && !t->p->s.abbrev[sc.nr];
+	t->dc.mem_read = mem;
+	t->dc.mem_ctx = ctx;
+	t->dc.out = &t->line;
+	t->dc.saved = sc.sp;
+	if (name) {
+		sb_puts(&t->line, name);
+		sb_putc(&t->line, '(');
+	} else {
+		sb_printf(&t->line, "syscall_%#lx(", (unsigned long)sc.nr);
+	}
+	dec_begin(&t->dc);
+	t->done = decode_syscall(&t->dc);
+	if (e)
+		stack_at_entry(t, e, sc.nr);
+	t->entry_len = t->line.len;
+	t->in_syscall = true;
+	t->unfinished = false;
+	t->t_entry = now_mono();
+	clock_gettime(CLOCK_REALTIME, &t->tv_entry);
+	t->staged = staged_mode(t->p) || t->p->s.json;
+	if (t->staged) {
+		sb_reset(&t->prefix);
+		leader(t, &t->prefix, &t->tv_entry);
+		return;
+	}
+	take_line(t->out, t);
+	leader(t, lead, &t->tv_entry);
+	out_write(t->out, lead->p, lead->len);
+	out_write(t->out, t->line.p, t->line.len);
+	t->col = lead->len + t->line.len;
+	t->out->open = t;
+}
+
+static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
+{
+	struct utrace_syscall sc;
+
+	if (action & UTRACE_SYSCALL_RESUMED)
+		return keep(action);
+	if (utrace_syscall_get(e, &sc) < 0)
+		return keep(action);
+	printer_entry(utrace_engine_data(e), &sc, mem_read, e, e);
+	return keep(action);
+}
+
+static void json_syscall(struct pthr *t, bool finished, double dur)
+{
+	struct sbuf b = { 0 };
+	const char *name = sys_name(t->dc.nr);
+	struct sbuf rv = { 0 };
+	int i;
+
+	json_begin(&b, t, "syscall");
+	sb_puts(&b, ",\"syscall\":");
+	if (name)
+		sb_json_str(&b, name, strlen(name));
+	else
+		sb_printf(&b, "\"syscall_%#lx\"", (unsigned long)t->dc.nr);
+	sb_puts(&b, ",\"args\":[");
+	for (i = 0; i < t->dc.nargs; i++) {
+		size_t s = t->dc.argpos[i];
+		size_t end = i + 1 < t->dc.nargs ? t->dc.argpos[i + 1] - 2 :
+			     t->line.len;
+
+		if (s > t->line.len || end < s)
+			break;
+		if (i == 0 && end == s)
+			break;
+		sb_puts(&b, i ? "," : "");
+		sb_json_str(&b, t->line.p + s, end - s);
+	}
+	sb_puts(&b, "],\"raw_args\":[");
+	for (i = 0; i < 6; i++)
+		sb_printf(&b, "%s%lu", i ? "," : "", t->dc.a[i]);
+	sb_puts(&b, "]");
+	if (finished) {
+		long r = t->dc.ret;
+
+		sb_printf(&b, ",\"retval\":%ld", r);
+		if (r < 0 && r >= -4095) {
+			const char *en = strerrorname_np((int)-r);
+
+			sb_printf(&b, ",\"errno\":\"%s\"", en ? en : "E???");
+		} else {
+			sb_puts(&b, ",\"errno\":null");
+		}
+		decode_retval(&t->dc, &rv, t->notes & INJ_NOTE_INJECTED);
+		sb_puts(&b, ",\"result\":");
+		sb_json_str(&b, rv.p, rv.len);
+		sb_free(&rv);
+		sb_printf(&b, ",\"duration\":%.6f", dur);
+	} else {
+		sb_puts(&b, ",\"retval\":null,\"errno\":null,\"duration\":null");
+	}
+	json_emit(t, &b);
+}
+
+static bool status_wanted(struct pthr *t)
+{
+	long r = t->dc.ret;
+
+	if (r < 0 && r >= -4095)
+		return t->p->s.status_mask & ST_FAILED;
+	return t->p->s.status_mask & ST_SUCCESSFUL;
+}
+
+/* A syscall's exit, from an engine (e) or a joined queue's record. */
+void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
+		  struct utrace_engine *e)
+{
+	struct utrace_syscall sc = *scp;
+	struct sbuf *tail = scratch(&t->tail);
+	struct sink *o = t->out;
+	double dur;
+
+	if (t->filtered || host_hidden(&t->p->s.host, t->tid, -1)) {
+		t->filtered = false;
+		return;
+	}
+	if (t->p->s.decode_pids)
+		refresh_comm(t);	/* a successful execve renames */
+	if (!t->in_syscall) {
+		/* Attached in the middle of a syscall: no entry was seen. */
+		const char *name = sys_name(sc.nr);
+
+		t->lead_nr = sc.nr;
+		t->lead_ip = sc.ip;
+		t->ip_known = true;
+		sb_reset(&t->line);
+		dec_clear(&t->dc);
+		t->dc.tid = t->tid;
+		t->dc.nr = sc.nr;
+		t->dc.decode_fds = t->p->s.decode_fds;
+	t->dc.hexstr = t->p->s.hexstr;
+	t->dc.xlat_style = t->p->s.xlat_style;
+		t->dc.sockets = t->sockets;
+		t->dc.out = &t->line;
+		t->entry_len = 0;
+		t->done = true;
+		t->unfinished = true;
+		t->staged = staged_mode(t->p) || t->p->s.json;
+		sb_reset(&t->prefix);
+		clock_gettime(CLOCK_REALTIME, &t->tv_entry);
+		t->t_entry = now_mono();
+		leader(t, &t->prefix, &t->tv_entry);
+		sb_printf(&t->prefix, "<... %s resumed>",
+			  name ? name : "syscall");
+		dec_begin(&t->dc);
+	}
+	t->in_syscall = false;
+	t->dc.ret = sc.ret;
+	t->dc.exiting = true;
+	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
+	if (!t->done)
+		decode_syscall(&t->dc);
+	dur = now_mono() - t->t_entry;
+	if (t->p->s.json) {
+		if (status_wanted(t))
+			json_syscall(t, true, dur);
+		return;
+	}
+	if (t->staged) {
+		if (!status_wanted(t)) {
+				t->stack_queued = false;
+			return;
+		}
+		take_line(o, t);
+		out_write(o, t->prefix.p, t->prefix.len);
+		t->col = t->prefix.len;
+		if (!t->unfinished || t->entry_len)
+			t->entry_len = 0;
+		t->unfinished = false;
+	} else if (o->open != t) {
+		struct sbuf *lead = scratch(&t->lead);
+		const char *name = sys_name(t->dc.nr);
+
+		take_line(o, t);
+		leader(t, lead, &t->tv_entry);
+		clock_gettime(CLOCK_REALTIME, &t->tv_entry);
+		sb_printf(lead, "<... %s resumed>", name ? name : "syscall");
+		out_write(o, lead->p, lead->len);
+		t->col = lead->len;
+	}
+	sb_putn(tail, t->line.p + t->entry_len, t->line.len - t->entry_len);
+	sb_putc(tail, ')');
+	out_write(o, tail->p, tail->len);
+	t->col += tail->len;
+	pad_equals(o, t->col, t->p->s.columns);
+	sb_reset(tail);
+	decode_retval(&t->dc, tail, t->notes & INJ_NOTE_INJECTED);
+	if (t->notes & INJ_NOTE_DELAYED)
+		sb_puts(tail, " (DELAYED)");
+	if (t->p->s.syscall_times) {
+		int n = t->p->s.t_digits;
+		long long ns = (long long)(dur * 1e9 + 0.5);
+		long sec = (long)(ns / 1000000000);
+		long frac = (long)(ns % 1000000000) / p10[9 - n];
+
+		if (n)
+			sb_printf(tail, " <%ld.%0*ld>", sec, n, frac);
+		else
+			sb_printf(tail, " <%ld>", sec);
+	}
+	sb_putc(tail, '\n');
+	dump_io(tail, &t->dc, t->p->s.read_fds, t->p->s.write_fds);
+	out_write(o, tail->p, tail->len);
+	line_ended(o);
+	print_stack(t, e);
+}
+
+static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
+{
+	struct pthr *t = utrace_engine_data(e);
+	struct utrace_syscall sc;
+
+	/* What the injector did to this syscall, if anything. */
+	t->notes = t->p->s.injector ?
+		   injector_take_notes(t->p->s.injector, t->tr, t->tid) : 0;
+	if (t->filtered || host_hidden(&t->p->s.host, t->tid, -1)) {
+		t->filtered = false;
+		t->notes = 0;
+		return keep(action);
+	}
+	if (utrace_syscall_get(e, &sc) < 0)
+		return keep(action);
+	printer_exit(t, &sc, e);
+	return keep(action);
+}
+
+/* A syscall that never returns (exit_group, a thread killed in it). */
+static void finish_unreturned(struct pthr *t)
+{
+	struct sink *o = t->out;
+
+	if (!t->in_syscall)
+		return;
+	t->in_syscall = false;
+	if (t->p->s.json) {
+		json_syscall(t, false, 0);
+		return;
+	}
+	if (t->staged) {
+		if (!(t->p->s.status_mask & ST_UNFINISHED))
+			return;
+		take_line(o, t);
+		out_write(o, t->prefix.p, t->prefix.len);
+		out_write(o, t->line.p, t->line.len);
+		t->col = t->prefix.len + t->line.len;
+	} else if (o->open != t) {
+		struct sbuf *lead = scratch(&t->lead);
+		const char *name = sys_name(t->dc.nr);
+		struct timespec tv;
+
+		take_line(o, t);
+		clock_gettime(CLOCK_REALTIME, &tv);
+		leader(t, lead, &tv);
+		sb_printf(lead, "<... %s resumed>", name ? name : "syscall");
+		out_write(o, lead->p, lead->len);
+		t->col = lead->len;
+	}
+	out_write(o, ")", 1);
+	t->col++;
+	pad_equals(o, t->col, t->p->s.columns);
+	out_write(o, "?\n", 2);
+	line_ended(o);
+}
+
+static void event_line(struct pthr *t, const char *text)
+{
+	struct sbuf *lead = scratch(&t->lead);
+	struct timespec tv;
+
+	take_line(t->out, t);
+	clock_gettime(CLOCK_REALTIME, &tv);
+	leader(t, lead, &tv);
+	sb_puts(lead, text);
+	sb_putc(lead, '\n');
+	out_write(t->out, lead->p, lead->len);
+}
+
+/*
+ * A signal (action: the disposition bits report_signal gets); regs, when
+ * known, for -n and -i; e for -k.
+ */
+void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
+		    const struct user_regs_struct *regs,
+		    struct utrace_engine *e)
+{
+	enum utrace_signal_action sa = utrace_signal_action(action);
+	struct fd_view fds = { t->sockets, t->tid, t->p->s.decode_fds,
+			       t->p->s.hexstr };
+	struct sbuf b = { 0 };
+
+	if (!signal_arrives(action, info) ||
+	    host_hidden(&t->p->s.host, t->tid, -1))
+		return;
+	if (info->si_signo < 1 || info->si_signo > 64 ||
+	    !t->p->s.signals[info->si_signo])
+		return;
+	if (sa == UTRACE_SIGNAL_STOP || sa == UTRACE_SIGNAL_TSTP)
+		t->stop_sig = info->si_signo;
+	if (regs) {
+		t->lead_nr = (long)regs->orig_rax;
+		t->lead_ip = regs->rip;
+		t->ip_known = true;
+	}
+	if (t->p->s.json) {
+		json_begin(&b, t, "signal");
+		sb_printf(&b, ",\"signal\":\"%s\",\"siginfo\":",
+			  signame(info->si_signo));
+		{
+			struct sbuf si = { 0 };
+
+			format_siginfo(&si, t->p->s.xlat_style, info, &fds);
+			sb_json_str(&b, si.p, si.len);
+			sb_free(&si);
+		}
+		json_emit(t, &b);
+		return;
+	}
+	sb_printf(&b, "--- %s ", signame(info->si_signo));
+	format_siginfo(&b, t->p->s.xlat_style, info, &fds);
+	sb_puts(&b, " ---");
+	event_line(t, b.p);
+	sb_free(&b);
+	print_stack(t, e);
+}
+
+static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
+			 siginfo_t *info)
+{
+	struct pthr *t = utrace_engine_data(e);
+	struct user_regs_struct regs;
+	bool have = (t->p->s.print_nr || t->p->s.print_ip) &&
+		    utrace_regs_get(e, &regs) == 0;
+
+	printer_signal(t, action, info,
+		       have ? &regs : NULL, e);
+	return keep(action);
+}
+
+/* A job-control stop or continue (CLD_STOPPED, CLD_CONTINUED). */
+void printer_jctl(struct pthr *t, int type, struct utrace_engine *e)
+{
+	char buf[64];
+
+	if (type != CLD_STOPPED)
+		return;
+	if (t->p->s.json) {
+		struct sbuf b = { 0 };
+
+		json_begin(&b, t, "stopped");
+		sb_printf(&b, ",\"signal\":\"%s\"",
+			  t->stop_sig ? signame(t->stop_sig) : "SIGSTOP");
+		json_emit(t, &b);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "--- stopped by %s ---",
+		 t->stop_sig ? signame(t->stop_sig) : "SIGSTOP");
+	event_line(t, buf);
+	print_stack(t, e);
+}
+
+static uint32_t p_jctl(uint32_t action, struct utrace_engine *e, int type,
+		       int notify)
+{
+	printer_jctl(utrace_engine_data(e), type, e);
+	return keep(action);
+}
+
+/*
+ * The death libutrace reports for a leader whose process another thread
+ * executed in (report_exec with former_tid follows in that thread): the
+ * process lives on, so the group is not dead.
+ */
+static bool superseded(const struct pthr *t, bool group_dead)
+{
+	return t->tid == t->tgid && !group_dead;
+}
+
+/*
+ * -n: strace stops at every syscall, so its exit line carries the exit or
+ * exit_group the thread made (or the syscall a signal killed it in);
+ * the seccomp filter hides those, but the registers at the exit stop
+ * still hold the number.
+ */
+static uint32_t p_exit_ev(uint32_t action, struct utrace_engine *e, int status)
+{
+	struct pthr *t = utrace_engine_data(e);
+	struct user_regs_struct regs;
+
+	(void)status;
+	if (utrace_regs_get(e, &regs) == 0)
+		t->lead_nr = (long)regs.orig_rax;
+	return keep(action);
+}
+
+static uint32_t death_line(struct pthr *t, bool group_dead, int status)
+{
+	char buf[96];
+
+	finish_unreturned(t);
+	t->ip_known = false;	/* strace: [????????????????] */
+	if (superseded(t, group_dead))
+		return UTRACE_RESUME;
+	/*
+	 * As strace: -qq hides exits, not deaths by a signal; those follow
+	 * -e signal= instead.
+	 */
+	if (WIFSIGNALED(status) ? !t->p->s.signals[WTERMSIG(status)] :
+				  (t->p->s.quiet & Q_EXIT))
+		return UTRACE_RESUME;
+	if (t->p->s.json) {
+		struct sbuf b = { 0 };
+
+		if (WIFSIGNALED(status)) {
+			json_begin(&b, t, "killed");
+			sb_printf(&b, ",\"signal\":\"%s\",\"core\":%s",
+				  signame(WTERMSIG(status)),
+				  WCOREDUMP(status) ? "true" : "false");
+		} else {
+			json_begin(&b, t, "exited");
+			sb_printf(&b, ",\"status\":%d", WEXITSTATUS(status));
+		}
+		json_emit(t, &b);
+		return UTRACE_RESUME;
+	}
+	if (WIFSIGNALED(status))
+		snprintf(buf, sizeof(buf), "+++ killed by %s%s +++",
+			 signame(WTERMSIG(status)),
+			 WCOREDUMP(status) ? " (core dumped)" : "");
+	else
+		snprintf(buf, sizeof(buf), "+++ exited with %d +++",
+			 WEXITSTATUS(status));
+	event_line(t, buf);
+	return UTRACE_RESUME;
+}
+
+/* -k: a stack taken at the entry of exit or exit_group follows. */
+void printer_death(struct pthr *t, bool group_dead, int status)
+{
+	death_line(t, group_dead, status);
+	print_stack(t, NULL);
+}
+
+static uint32_t p_death(struct utrace_engine *e, bool group_dead, int status)
+{
+	printer_death(utrace_engine_data(e), group_dead, status);
+	return UTRACE_RESUME;
+}
+
+/*
+ * A thread other than the leader executed: it now has the leader's id
+ * (libutrace moved this engine with it) and, as in strace, continues the
+ * leader's trace: the leader's line prefix and, with -ff, its file.
+ */
+/*
+ * tid: the thread's id after the exec.  Returns UTRACE_DETACH when -b
+ * execve lets the thread go, else UTRACE_RESUME.
+ */
+uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former)
+{
+	char buf[96];
+
+	if (host_detaching(&t->p->s.host, tid)) {
+		/* -b execve: utrace said "Process N detached" already. */
+		if (t->out->open == t) {
+			out_puts(t->out, " <detached ...>\n");
+			line_ended(t->out);
+		}
+		t->tid = tid;
+		t->reaped = true;
+		t->p->live--;
+		return UTRACE_DETACH;
+	}
+	if (former == tid || t->tid == tid)
+		return UTRACE_RESUME;
+	if (t->out->open == t) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), " <pid changed to %d ...>\n", tid);
+		out_puts(t->out, msg);
+		t->unfinished = true;
+		line_ended(t->out);
+	}
+	t->tid = tid;
+	t->tgid = tid;
+	if (t->out != t->p->out) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s.%d", t->p->s.ff_prefix, tid);
+		f = fopen(path, "ae");
+		if (f) {
+			out_flush(t->out, true);
+			fclose(t->out->f);
+			out_init(t->out, f, path);
+		}
+	}
+	if (t->staged) {
+		sb_reset(&t->prefix);
+		leader(t, &t->prefix, &t->tv_entry);
+	}
+	if (t->p->s.quiet & Q_THREAD_EXECVE)
+		return UTRACE_RESUME;
+	if (t->p->s.json) {
+		struct sbuf b = { 0 };
+
+		json_begin(&b, t, "superseded");
+		sb_printf(&b, ",\"former_tid\":%d", former);
+		json_emit(t, &b);
+		return UTRACE_RESUME;
+	}
+	snprintf(buf, sizeof(buf), "+++ superseded by execve in pid %d +++",
+		 former);
+	event_line(t, buf);
+	return UTRACE_RESUME;
+}
+
+static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
+		       pid_t former)
+{
+	uint32_t r = printer_exec(utrace_engine_data(e), utrace_engine_tid(e),
+				  former);
+
+	return r == UTRACE_DETACH ? r : keep(action);
+}
+
+static void p_reap(struct utrace_engine *e)
+{
+	struct pthr *t = utrace_engine_data(e);
+
+	if (t->out->open == t)
+		line_ended(t->out);
+	if (t->out != t->p->out)
+		out_flush(t->out, true);	/* an exec'ing thread may append */
+	t->reaped = true;
+	t->p->live--;
+}
+
+static void p_release(void *data)
+{
+	struct pthr *t = data, **pp;
+	struct printer *p = t->p;
+
+	for (pp = &p->threads; *pp; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	if (t->out->open == t) {
+		out_puts(t->out, " <detached ...>\n");
+		line_ended(t->out);
+	}
+	if (t->out != p->out && sink_free(t->out))
+		p->failed = true;
+	sb_free(&t->line);
+	sb_free(&t->prefix);
+	sb_free(&t->stack);
+	sb_free(&t->lead);
+	sb_free(&t->tail);
+	unwinder_put(t->uw);
+	sock_cache_put(t->sockets);
+	free(t);
+}
+
+static const struct utrace_engine_ops printer_ops = {
+	.report_syscall_entry = p_entry,
+	.report_syscall_exit = p_exit,
+	.report_signal = p_signal,
+	.report_jctl = p_jctl,
+	.report_exec = p_exec,
+	.report_exit = p_exit_ev,
+	.report_death = p_death,
+	.report_reap = p_reap,
+	.release = p_release,
+};
+
+/*
+ * -k: the threads of a process share its unwinder; the engine that tells
+ * it about mapping changes is attached first, to see each exit before us.
+ */
+static int stack_attach(struct pthr *t, struct utrace_tracer *tr)
+{
+	struct pthr *o;
+
+	for (o = t->p->threads; o; o = o->next)
+		if (o->tgid == t->tgid && o->uw && !o->reaped)
+			break;
+	t->uw = o ? unwinder_get(o->uw) : unwinder_new(t->tgid, t->p->out);
+	if (!t->uw)
+		return -ENOMEM;
+	t->exec_first = t->tid == t->p->command;
+	return unwind_attach(tr, t->tid, t->uw);
+}
+
+/*
+ * A thread's printing state, on no engine yet (tr: the tracer it will be
+ * attached in, NULL for a joined queue's thread); 0 or -errno.
+ */
+static int thread_new(struct printer *p, struct utrace_tracer *tr,
+		      pid_t tid, pid_t tgid, struct pthr **out)
+{
+	struct pthr *t = calloc(1, sizeof(*t));
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	t->p = p;
+	t->tr = tr;
+	t->tid = tid;
+	t->tgid = tgid;
+	t->out = p->out;
+	if (p->s.ff_prefix) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s.%d", p->s.ff_prefix, tid);
+		f = fopen(path, p->s.append ? "ae" : "we");
+		if (!f) {
+			fprintf(stderr, "utrace: can't fopen '%s': %s\n", path,
+				strerror(errno));
+			free(t);
+			return -EIO;
+		}
+		t->out = sink_new(f, path);
+		if (!t->out) {
+			fclose(f);
+			free(t);
+			return -ENOMEM;
+		}
+	}
+	if (p->s.decode_fds & DF_SOCKET) {
+		/* strace keeps one cache of socket details for all */
+		t->sockets = p->threads ? sock_cache_get(p->threads->sockets) :
+					  sock_cache_new();
+	}
+	if (p->s.stack_trace && !p->s.json && tr) {	/* --json: no stacks */
+		err = stack_attach(t, tr);
+		if (err) {
+			t->out->open = NULL;
+			p_release(t);
+			return err;
+		}
+	}
+	*out = t;
+	return 0;
+}
+
+/*
+ * A thread printed from a joined queue's records (join.c): its state,
+ * counted among the live threads (the "[pid N]" prefixes) until
+ * printer_thread_end.
+ */
+struct pthr *printer_thread_new(struct printer *p, pid_t tid, pid_t tgid)
+{
+	struct pthr *t;
+
+	if (thread_new(p, NULL, tid, tgid, &t))
+		return NULL;
+	t->next = p->threads;
+	p->threads = t;
+	p->live++;
+	return t;
+}
+
+/* The thread is gone (its death printed) or let go: its state goes too. */
+void printer_thread_end(struct pthr *t)
+{
+	if (t->out->open == t)
+		line_ended(t->out);
+	if (!t->reaped)
+		t->p->live--;
+	t->reaped = true;
+	p_release(t);
+}
+
+int printer_attach(struct printer *p, struct utrace_tracer *tr, pid_t tid,
+		   pid_t tgid)
+{
+	struct utrace_engine *e;
+	struct pthr *t;
+	int err;
+
+	err = thread_new(p, tr, tid, tgid, &t);
+	if (err)
+		return err;
+	err = utrace_attach(tr, tid, UTRACE_ATTACH_CREATE, &printer_ops, t,
+			    &e);
+	if (err) {
+		t->out->open = NULL;
+		p_release(t);
+		return err;
+	}
+	t->e = e;
+	t->next = p->threads;
+	p->threads = t;
+	p->live++;
+	utrace_set_syscalls(e, p->s.nrs, p->s.nnrs);
+	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
+				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(JCTL) |
+				UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
+				UTRACE_EVENT(REAP) |
+				(p->s.print_nr ? UTRACE_EVENT(EXIT) : 0));
+	utrace_engine_put(e);
+	return err;
+}
+
+void printer_detach(struct printer *p, pid_t tid)
+{
+	struct pthr *t;
+
+	for (t = p->threads; t; t = t->next)
+		if (t->tid == tid && !t->reaped && t->out->open == t) {
+			out_puts(t->out, " <detached ...>\n");
+			line_ended(t->out);
+		}
+}
