@@ -2,14 +2,15 @@
 /*
  * utrace --gdb: gdb's remote serial protocol served from a libutrace
  * queue (held events, whole-process stop), local to utrace's tracer or
- * joined to another serving tracer (see gdbstub.c for the design).
+ * joined to another serving tracer (gdb.h gives the design).
  */
 #ifndef UT_GDBSTUB_H
 #define UT_GDBSTUB_H
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include <utrace.h>
+
+struct utrace_tracer;
 
 struct gdbstub;
 

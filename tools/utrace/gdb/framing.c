@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * utrace --gdb: the connection (gdbserver's remote-utils): listening,
+ * accepting one gdb and turning others away gently, packet framing
+ * ($data#cs, acks, escapes, run lengths, Ctrl-C) and the hex and thread
+ * id syntax packets share.  It knows the stub's state but never the
+ * library: what a packet asks for is server.c's.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "gdb/gdb.h"
+
+/*
+ * A gdb refused while another is served: each packet it sends is answered
+ * with an E.errtext reply, so gdb shows the reason, until it hangs up or
+ * REFUSE_SECS pass.  Never blocks: its socket is polled with the others.
+ */
+struct refused {
+	int fd;
+	const char *why;
+	double deadline;	/* on the caller's monotonic clock */
+	size_t inlen;
+	char in[512];
+	struct refused *next;
+};
+
+static void gdb_send_raw(struct gdbstub *s, const char *p, size_t n)
+{
+	while (s->cfd >= 0 && n) {
+		ssize_t w = send(s->cfd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;		/* EOF is seen by the next read */
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+void gdb_send_packet_len(struct gdbstub *s, const char *data, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char cs = 0;
+	char *p;
+	size_t i;
+
+	p = malloc(n + 4);
+	if (!p)
+		return;
+	p[0] = '$';
+	for (i = 0; i < n; i++)
+		cs += (unsigned char)data[i];
+	memcpy(p + 1, data, n);
+	p[n + 1] = '#';
+	p[n + 2] = hex[cs >> 4];
+	p[n + 3] = hex[cs & 15];
+	gdb_send_raw(s, p, n + 4);
+	free(s->out);
+	s->out = p;
+	s->outlen = n + 4;
+}
+
+void gdb_send_packet(struct gdbstub *s, const char *data)
+{
+	gdb_send_packet_len(s, data, strlen(data));
+}
+
+void gdb_send_error(struct gdbstub *s, int err)
+{
+	char buf[8];
+
+	snprintf(buf, sizeof(buf), "E%02x", err & 0xff);
+	gdb_send_packet(s, buf);
+}
+
+/* Binary data in a reply: escape what framing uses. */
+size_t gdb_put_bin(char *dst, const unsigned char *src, size_t n)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = src[i];
+
+		if (c == '$' || c == '#' || c == '}' || c == '*') {
+			dst[j++] = '}';
+			dst[j++] = (char)(c ^ 0x20);
+		} else {
+			dst[j++] = (char)c;
+		}
+	}
+	return j;
+}
+
+void gdb_put_hex(char *dst, const unsigned char *src, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		dst[2 * i] = hex[src[i] >> 4];
+		dst[2 * i + 1] = hex[src[i] & 15];
+	}
+	dst[2 * n] = 0;
+}
+
+static int gdb_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Hex digits to bytes; returns the byte count or -1. */
+ssize_t gdb_get_hex(unsigned char *dst, const char *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int hi = gdb_hexval(src[2 * i]), lo;
+
+		if (hi < 0)
+			return i ? (ssize_t)i : -1;
+		lo = gdb_hexval(src[2 * i + 1]);
+		if (lo < 0)
+			return -1;
+		dst[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return (ssize_t)n;
+}
+
+bool gdb_parse_ulong(const char **p, unsigned long *v)
+{
+	char *end;
+
+	if (gdb_hexval(**p) < 0)
+		return false;
+	*v = strtoul(*p, &end, 16);
+	*p = end;
+	return true;
+}
+
+/* One part of a thread id: hex, "-1" (all, as -1) or "0" (any). */
+static bool parse_id(const char **p, pid_t *v)
+{
+	unsigned long x;
+
+	if (**p == '-' && (*p)[1] == '1') {
+		*p += 2;
+		*v = -1;
+		return true;
+	}
+	if (!gdb_parse_ulong(p, &x))
+		return false;
+	*v = (pid_t)x;
+	return true;
+}
+
+/*
+ * A thread id: "p<pid>.<tid>", "p<pid>" (every thread of the process) or
+ * "<tid>" (any process).  Returns false when malformed.
+ */
+bool gdb_parse_ptid(const char **p, pid_t *pid, pid_t *tid)
+{
+	*pid = 0;
+	*tid = 0;
+	if (**p != 'p')
+		return parse_id(p, tid);
+	(*p)++;
+	if (!parse_id(p, pid))
+		return false;
+	if (**p != '.') {
+		*tid = -1;
+		return true;
+	}
+	(*p)++;
+	return parse_id(p, tid);
+}
+
+void gdb_close_client(struct gdbstub *s)
+{
+	gdb_hostio_close(s);
+	if (s->cfd >= 0)
+		close(s->cfd);
+	s->cfd = -1;
+	s->inlen = 0;
+}
+
+/* Undo '}' escapes and '*' run lengths; returns the new length. */
+static size_t unescape(char *p, size_t n)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '}' && i + 1 < n) {
+			p[j++] = (char)(p[++i] ^ 0x20);
+		} else if (p[i] == '*' && j > 0 && i + 1 < n) {
+			int rep = (unsigned char)p[++i] - 29;
+			char c = p[j - 1];
+
+			while (rep-- > 0 && j < i)
+				p[j++] = c;
+		} else {
+			p[j++] = p[i];
+		}
+	}
+	return j;
+}
+
+/* Frame what came in: acks, Ctrl-C, $data#cs; bad checksums get '-'. */
+void gdb_parse_input(struct gdbstub *s)
+{
+	size_t i = 0;
+
+	while (i < s->inlen && s->cfd >= 0 && s->active) {
+		char c = s->in[i];
+		char *hash;
+		unsigned cs = 0;
+		int hi, lo;
+		size_t k, n;
+
+		if (c == '+') {
+			i++;
+			continue;
+		}
+		if (c == '-') {
+			if (!s->noack && s->out)
+				gdb_send_raw(s, s->out, s->outlen);
+			i++;
+			continue;
+		}
+		if (c == 0x03) {
+			i++;
+			gdb_interrupt(s);
+			continue;
+		}
+		if (c != '$') {
+			i++;		/* noise between packets */
+			continue;
+		}
+		if (s->waiting)
+			break;		/* served once the stop is reported */
+		hash = memchr(s->in + i, '#', s->inlen - i);
+		if (!hash || (size_t)(hash - s->in) + 3 > s->inlen)
+			break;		/* not complete yet */
+		n = (size_t)(hash - (s->in + i + 1));
+		for (k = 0; k < n; k++)
+			cs += (unsigned char)s->in[i + 1 + k];
+		cs &= 0xff;
+		hi = gdb_hexval(hash[1]);
+		lo = gdb_hexval(hash[2]);
+		if (hi < 0 || lo < 0 || cs != (unsigned)(hi << 4 | lo)) {
+			if (!s->noack)
+				gdb_send_raw(s, "-", 1);
+			i = (size_t)(hash - s->in) + 3;
+			continue;
+		}
+		if (!s->noack)
+			gdb_send_raw(s, "+", 1);
+		{
+			char *pkt = malloc(n + 1);
+
+			if (pkt) {
+				memcpy(pkt, s->in + i + 1, n);
+				n = unescape(pkt, n);
+				gdb_handle_packet(s, pkt, n);
+				free(pkt);
+			}
+		}
+		i = (size_t)(hash - s->in) + 3;
+	}
+	if (s->cfd < 0 || !s->active) {
+		s->inlen = 0;
+		return;
+	}
+	memmove(s->in, s->in + i, s->inlen - i);
+	s->inlen -= i;
+	if (s->inlen == sizeof(s->in)) {
+		/* No '#' in a full buffer: not a packet gdb would send. */
+		s->inlen = 0;
+		if (!s->noack)
+			gdb_send_raw(s, "-", 1);
+	}
+}
+
+void gdb_client_read(struct gdbstub *s)
+{
+	ssize_t n = recv(s->cfd, s->in + s->inlen, sizeof(s->in) - s->inlen,
+			 MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		fprintf(stderr, "utrace: gdb connection closed\n");
+		gdb_client_gone(s);
+		return;
+	}
+	s->inlen += (size_t)n;
+	gdb_parse_input(s);
+}
+
+/* "$E.utrace: <why>#cs", acked first: the answer to every packet of a refused gdb. */
+static void refused_answer(struct refused *r)
+{
+	char pkt[160];
+	unsigned cs = 0;
+	size_t i;
+	int n;
+
+	for (i = 0; r->why[i]; i++)
+		cs += (unsigned char)r->why[i];
+	for (i = 0; i < 10; i++)
+		cs += (unsigned char)"E.utrace: "[i];
+	n = snprintf(pkt, sizeof(pkt), "+$E.utrace: %s#%02x", r->why,
+		     cs & 0xff);
+	if (n > 0 && (size_t)n < sizeof(pkt))
+		send(r->fd, pkt, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+static void refused_close(struct gdbstub *s, struct refused *r)
+{
+	struct refused **pp;
+
+	for (pp = &s->refused; *pp; pp = &(*pp)->next)
+		if (*pp == r) {
+			*pp = r->next;
+			break;
+		}
+	close(r->fd);
+	free(r);
+}
+
+/* What a refused gdb sent: each complete packet gets the error reply. */
+static void refused_read(struct gdbstub *s, struct refused *r)
+{
+	ssize_t n = recv(r->fd, r->in + r->inlen, sizeof(r->in) - r->inlen,
+			 MSG_DONTWAIT);
+	size_t i = 0;
+	char *dollar, *hash;
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		refused_close(s, r);	/* gdb hung up: it has the reason */
+		return;
+	}
+	r->inlen += (size_t)n;
+	for (;;) {
+		dollar = memchr(r->in + i, '$', r->inlen - i);
+		if (!dollar)
+			break;
+		hash = memchr(dollar, '#', r->inlen - (size_t)(dollar - r->in));
+		if (!hash || (size_t)(hash - r->in) + 3 > r->inlen)
+			break;
+		refused_answer(r);
+		i = (size_t)(hash - r->in) + 3;
+	}
+	if (!memchr(r->in + i, '$', r->inlen - i))
+		i = r->inlen;		/* acks and noise */
+	else if (i == 0 && r->inlen == sizeof(r->in))
+		i = r->inlen;		/* no packet gdb would send */
+	memmove(r->in, r->in + i, r->inlen - i);
+	r->inlen -= i;
+}
+
+/*
+ * Turn a gdb away gently, as gdbserver answers what it cannot serve: its
+ * first packets are read and answered with the reason, so gdb prints it
+ * ("Remote failure reply: E.utrace: another gdb is already attached");
+ * closing at once would leave gdb a reset connection and no reason.
+ */
+static void refuse(struct gdbstub *s, int fd, const char *why, double now)
+{
+	struct refused *r = NULL, *x;
+	unsigned n = 0;
+
+	fprintf(stderr, "utrace: refused a gdb connection: %s\n", why);
+	for (x = s->refused; x; x = x->next)
+		n++;
+	if (n < REFUSE_MAX)
+		r = calloc(1, sizeof(*r));
+	if (!r) {
+		struct refused tmp = { .fd = fd, .why = why };
+
+		refused_answer(&tmp);	/* too many at once: no waiting */
+		close(fd);
+		return;
+	}
+	r->fd = fd;
+	r->why = why;
+	r->deadline = now + REFUSE_SECS;
+	r->next = s->refused;
+	s->refused = r;
+}
+
+void gdb_accept(struct gdbstub *s, double now)
+{
+	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC), one = 1;
+
+	if (fd < 0)
+		return;
+	if (s->cfd >= 0 || !s->active) {
+		refuse(s, fd, s->cfd >= 0 ?
+		       "another gdb is already attached" :
+		       "no process to debug", now);
+		return;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	s->cfd = fd;
+	s->noack = false;
+	s->inlen = 0;
+	fprintf(stderr, "utrace: gdb connected to process %d\n",
+		s->procs ? s->procs->pid : 0);
+}
+
+int gdb_listen(struct gdbstub *s, const char *addr)
+{
+	int fd, one = 1, err;
+
+	if (strchr(addr, '/')) {
+		struct sockaddr_un un = { .sun_family = AF_UNIX };
+
+		if (strlen(addr) >= sizeof(un.sun_path))
+			return -ENAMETOOLONG;
+		strcpy(un.sun_path, addr);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		if (bind(fd, (struct sockaddr *)&un, sizeof(un)) < 0 ||
+		    listen(fd, 4) < 0) {
+			err = -errno;
+			close(fd);
+			return err;
+		}
+		s->upath = strdup(addr);
+		fprintf(stderr, "utrace: gdb: listening on %s\n", addr);
+	} else {
+		struct addrinfo hints = { .ai_family = AF_UNSPEC,
+					  .ai_socktype = SOCK_STREAM,
+					  .ai_flags = AI_PASSIVE }, *ai;
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		const char *colon = strrchr(addr, ':');
+		char host[256];
+		unsigned port;
+
+		if (!colon || colon - addr >= (long)sizeof(host) ||
+		    !colon[1] || strspn(colon + 1, "0123456789") !=
+		    strlen(colon + 1))
+			return -EINVAL;
+		memcpy(host, addr, (size_t)(colon - addr));
+		host[colon - addr] = 0;
+		if (!host[0])
+			strcpy(host, "127.0.0.1");
+		if (getaddrinfo(host, colon + 1, &hints, &ai))
+			return -EADDRNOTAVAIL;
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			err = -errno;
+			freeaddrinfo(ai);
+			return err;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 ||
+		    listen(fd, 4) < 0) {
+			err = -errno;
+			freeaddrinfo(ai);
+			close(fd);
+			return err;
+		}
+		freeaddrinfo(ai);
+		getsockname(fd, (struct sockaddr *)&ss, &sl);
+		port = ntohs(ss.ss_family == AF_INET6 ?
+			     ((struct sockaddr_in6 *)&ss)->sin6_port :
+			     ((struct sockaddr_in *)&ss)->sin_port);
+		fprintf(stderr, "utrace: gdb: listening on port %u\n", port);
+	}
+	s->lfd = fd;
+	return 0;
+}
+
+/*
+ * The refused gdbs' sockets for the loop's poll (at most REFUSE_MAX,
+ * noted in @rf), the timeout shortened to the nearest deadline.
+ */
+int gdb_refused_poll(struct gdbstub *s, struct pollfd *pf,
+		     struct refused **rf, double now, int *timeout_ms)
+{
+	struct refused *x;
+	int nr = 0;
+
+	for (x = s->refused; x && nr < REFUSE_MAX; x = x->next) {
+		int left = (int)((x->deadline - now) * 1000) + 1;
+
+		if (left < 1)
+			left = 0;
+		if (*timeout_ms < 0 || left < *timeout_ms)
+			*timeout_ms = left;
+		rf[nr] = x;
+		pf[nr++] = (struct pollfd){ x->fd, POLLIN, 0 };
+	}
+	return nr;
+}
+
+/* After the poll: answer what they sent, close those past their time. */
+void gdb_refused_serve(struct gdbstub *s, const struct pollfd *pf,
+		       struct refused **rf, int nr, double now)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (pf[i].revents)
+			refused_read(s, rf[i]);	/* may close it */
+		else if (now >= rf[i]->deadline)
+			refused_close(s, rf[i]);
+	}
+}
+
+void gdb_refused_free(struct gdbstub *s)
+{
+	while (s->refused)
+		refused_close(s, s->refused);
+}
