@@ -113,6 +113,9 @@ check "netlink messages: -x (names in hex with their NUL), -X verbose" \
 	"$P" netlink
 check "netlink messages: -X raw" decode-netlink-xr.out -X raw \
 	-e trace=chdir,sendto "$P" netlink
+check "path and descriptor twins: one decoder each (xattr flags and values)" \
+	decode-twins.out "$P" twins
+check "path and descriptor twins: -x" decode-twins-x.out -x "$P" twins
 # -xx writes the marker in hex too.
 xx() {	# name, expected file, options and sections...
 	name=$1; file=$2; shift 2

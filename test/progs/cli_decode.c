@@ -3,9 +3,9 @@
  * Tracee for test/cli/decode.sh: syscalls whose arguments need a real
  * decoder (termios, fcntl results, CPU sets, sigaction flags, pselect6,
  * statfs, timers, inotify, capabilities, prctl, socket options, utimensat,
- * poll results ...), made with fixed arguments so strace's output is the
- * same on every machine.  Everything after chdir("/utrace-marker") is
- * compared with an expected file.
+ * poll results, path and descriptor twins ...), made with fixed arguments
+ * so strace's output is the same on every machine.  Everything after
+ * chdir("/utrace-marker") is compared with an expected file.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -913,6 +913,78 @@ static void netlinks(void)
 	close(fd);
 }
 
+/*
+ * Path and descriptor twins (one decoder each, driven by the table's
+ * argument kinds): xattr values without their trailing NUL, flags named
+ * in both forms, a list of names, values past XATTR_SIZE_MAX as addresses.
+ */
+static void twins(void)
+{
+	char buf[64];
+	struct stat st;
+	struct statfs sf;
+	int p[2], fd;
+
+	pipe(p);
+	fd = open("/proc/self/status", O_RDONLY);
+	syscall(SYS_setxattr, "/nonexistent", "user.b", "1", 1, 1);
+	syscall(SYS_lsetxattr, "/nonexistent", "user.b", "ab\0", 3, 2);
+	syscall(SYS_fsetxattr, -1, "user.b", "1", 1, 1);
+	syscall(SYS_setxattr, "/nonexistent", "user.b", "a\0\0", 3, 0);
+	syscall(SYS_fsetxattr, -1, "user.b", "ab\0c", 4, 4);
+	syscall(SYS_setxattr, "/nonexistent", "user.b", buf, 70000, 3);
+	syscall(SYS_setxattr, "/nonexistent", "user.b", NULL, 0, 0);
+	syscall(SYS_getxattr, "/nonexistent", "user.a", buf, sizeof(buf));
+	syscall(SYS_lgetxattr, "/nonexistent", "user.a", NULL, 0);
+	syscall(SYS_fgetxattr, -1, "user.a", buf, sizeof(buf));
+	syscall(SYS_fgetxattr, fd, "user.a", buf, sizeof(buf));
+	syscall(SYS_listxattr, "/proc/self/status", buf, sizeof(buf));
+	syscall(SYS_llistxattr, "/proc/self/status", NULL, 0);
+	syscall(SYS_flistxattr, fd, buf, sizeof(buf));
+	syscall(SYS_flistxattr, -1, buf, sizeof(buf));
+	syscall(SYS_removexattr, "/nonexistent", "user.a");
+	syscall(SYS_fremovexattr, -1, "user.a");
+	syscall(SYS_chown, "/nonexistent", 0, -1);
+	syscall(SYS_lchown, "/nonexistent", -1, 0);
+	syscall(SYS_fchown, -1, 0, -1);
+	syscall(SYS_fchownat, AT_FDCWD, "/nonexistent", 0, 0,
+		AT_SYMLINK_NOFOLLOW);
+	syscall(SYS_truncate, "/nonexistent", 4096);
+	syscall(SYS_ftruncate, -1, 4096);
+	syscall(SYS_statfs, "/nonexistent", &sf);
+	syscall(SYS_fstatfs, -1, &sf);
+	syscall(SYS_chmod, "/nonexistent", 0644);
+	syscall(SYS_fchmod, -1, 0644);
+	syscall(SYS_fchmodat, AT_FDCWD, "/nonexistent", 0600);
+	syscall(SYS_mkdir, "/nonexistent/d", 0755);
+	syscall(SYS_mkdirat, -1, "d", 0755);
+	syscall(SYS_stat, "/nonexistent", &st);
+	syscall(SYS_lstat, "/nonexistent", &st);
+	syscall(SYS_fstat, -1, &st);
+	syscall(SYS_fstat, p[0], &st);
+	syscall(SYS_newfstatat, -1, "x", &st, AT_SYMLINK_NOFOLLOW);
+	syscall(SYS_access, "/nonexistent", R_OK | W_OK);
+	syscall(SYS_faccessat, AT_FDCWD, "/nonexistent", F_OK);
+	syscall(SYS_readlink, "/nonexistent", buf, sizeof(buf));
+	syscall(SYS_readlinkat, AT_FDCWD, "/nonexistent", buf, sizeof(buf));
+	syscall(SYS_mknod, "/nonexistent/c", S_IFCHR | 0600, makedev(1, 3));
+	syscall(SYS_unlinkat, -1, "x", AT_REMOVEDIR);
+	syscall(SYS_rename, "/nonexistent/a", "/nonexistent/b");
+	syscall(SYS_renameat, -1, "a", AT_FDCWD, "/nonexistent/b");
+	syscall(SYS_link, "/nonexistent/a", "/nonexistent/b");
+	syscall(SYS_linkat, -1, "a", -1, "b", AT_SYMLINK_FOLLOW);
+	syscall(SYS_symlink, "target", "/nonexistent/l");
+	syscall(SYS_symlinkat, "target", -1, "l");
+	syscall(SYS_chdir, "/nonexistent");
+	syscall(SYS_fchdir, -1);
+	syscall(SYS_open, "/nonexistent", O_RDONLY);
+	syscall(SYS_openat, -1, "x", O_WRONLY | O_CREAT, 0640);
+	syscall(SYS_execveat, -1, "x", NULL, NULL, AT_EMPTY_PATH);
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -927,6 +999,7 @@ static const struct {
 	{ "osync", osync }, { "sigio", sigio }, { "inject", injects },
 	{ "hex", hexstrs }, { "unknown", unknowns },
 	{ "realprogs", realprogs }, { "netlink", netlinks },
+	{ "twins", twins },
 };
 
 int main(int argc, char **argv)

@@ -267,7 +267,8 @@ void dec_dirfd(struct dec_ctx *c, int fd)
 		n = readlink(link, path, sizeof(path) - 1);
 		if (n > 0) {
 			dec_puts(c, "<");
-			fd_quote_path(c->out, c->hexstr, path, (size_t)n);
+			dec_quote(c->out, c->hexstr, (unsigned char *)path,
+				  (size_t)n, QUOTE_PATH_IN_FD);
 			dec_puts(c, ">");
 		}
 	} else {
@@ -276,25 +277,29 @@ void dec_dirfd(struct dec_ctx *c, int fd)
 }
 
 /*
- * strace's quoting: printable ASCII as is, the usual C escapes, and octal
- * for the rest (three digits when the next character is an octal digit).
- * As strace 6.1's string_quote(), -x hex-quotes the whole string when a
- * byte other than printable ASCII and \t\n\v\f\r is in it (up to a NUL that
- * ends it), -xx always; --strings-in-hex=non-ascii-chars writes \xNN
- * instead of octal for the bytes that are not printed as they are.
+ * strace's quoting (its string_quote()), the one function for every string
+ * utrace prints: printable ASCII as is, the usual C escapes, and octal for
+ * the rest (three digits when the next character is an octal digit).  -x
+ * hex-quotes the whole string when a byte other than printable ASCII and
+ * \t\n\v\f\r is in it (up to a NUL that ends it), -xx always;
+ * --strings-in-hex=non-ascii-chars writes \xNN instead of octal for the
+ * bytes that are not printed as they are.  how (QUOTE_*) says where the
+ * string ends, what it is between, and what more needs an escape.
  */
-void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
-		bool stop_at_nul)
+bool dec_quote(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
+	       unsigned how)
 {
 	static const char hexdig[] = "0123456789abcdef";
-	bool hex = hexstr == DEC_HEX_ALL;
+	bool hex = hexstr == DEC_HEX_ALL || (how & QUOTE_FORCE_HEX);
+	bool nul_end = how & QUOTE_0_TERMINATED, angles = how & QUOTE_ANGLES;
+	bool ended = false;
 	size_t i;
 
-	if (hexstr == DEC_HEX_NON_ASCII) {
+	if (hexstr == DEC_HEX_NON_ASCII && !hex) {
 		for (i = 0; i < n; i++) {
 			unsigned char ch = s[i];
 
-			if (stop_at_nul && !ch)
+			if (nul_end && !ch)
 				break;
 			if (ch > 0x7e || (ch < ' ' && (ch < 9 || ch > 13))) {
 				hex = true;
@@ -302,7 +307,13 @@ void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 			}
 		}
 	}
-	sb_putc(b, '"');
+	/* A NUL in the last place is not shown (not in hex: it is data). */
+	if ((how & QUOTE_OMIT_TRAILING_0) && !hex && n && !s[n - 1]) {
+		n--;
+		ended = true;
+	}
+	if (!(how & QUOTE_OMIT_QUOTES))
+		sb_putc(b, '"');
 	for (i = 0; i < n; i++) {
 		unsigned char ch = s[i];
 
@@ -311,7 +322,8 @@ void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 			size_t j = i;
 
 			while (j < n && s[j] >= ' ' && s[j] < 0x7f &&
-			       s[j] != '"' && s[j] != '\\')
+			       s[j] != '"' && s[j] != '\\' &&
+			       (!angles || (s[j] != '<' && s[j] != '>')))
 				j++;
 			if (j > i) {
 				sb_putn(b, (const char *)s + i, j - i);
@@ -319,8 +331,10 @@ void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 				continue;
 			}
 		}
-		if (stop_at_nul && !ch)
+		if (nul_end && !ch) {
+			ended = true;
 			break;
+		}
 		if (hex) {
 			char x[4] = { '\\', 'x', hexdig[ch >> 4],
 				      hexdig[ch & 15] };
@@ -337,7 +351,7 @@ void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 		case '\t': sb_puts(b, "\\t"); continue;
 		case '\v': sb_puts(b, "\\v"); continue;
 		}
-		if (ch >= ' ' && ch < 0x7f) {
+		if (ch >= ' ' && ch < 0x7f && ch != '<' && ch != '>') {
 			sb_putc(b, (char)ch);
 		} else if (hexstr == DEC_HEX_NON_ASCII_CHARS) {
 			char x[4] = { '\\', 'x', hexdig[ch >> 4],
@@ -359,7 +373,9 @@ void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
 			sb_putn(b, o, (size_t)(q - o));
 		}
 	}
-	sb_putc(b, '"');
+	if (!(how & QUOTE_OMIT_QUOTES))
+		sb_putc(b, '"');
+	return ended;
 }
 
 /* Read up to size bytes of a NUL-terminated string, page by page. */
@@ -402,7 +418,7 @@ void dec_path(struct dec_ctx *c, unsigned long addr)
 		dec_ptr(c, addr);
 		return;
 	}
-	dec_quoted(c->out, c->hexstr, (unsigned char *)buf, (size_t)n, false);
+	dec_quote(c->out, c->hexstr, (unsigned char *)buf, (size_t)n, 0);
 	if (!term)
 		dec_puts(c, "...");
 }
@@ -429,8 +445,8 @@ void dec_cstr(struct dec_ctx *c, unsigned long addr)
 	} else {
 		bool cut = (size_t)n > max;
 
-		dec_quoted(c->out, c->hexstr, (unsigned char *)buf, cut ? max : (size_t)n,
-			   false);
+		dec_quote(c->out, c->hexstr, (unsigned char *)buf,
+			  cut ? max : (size_t)n, 0);
 		if (cut)
 			dec_puts(c, "...");
 	}
@@ -438,7 +454,8 @@ void dec_cstr(struct dec_ctx *c, unsigned long addr)
 		free(buf);
 }
 
-void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len)
+void dec_buf_ex(struct dec_ctx *c, unsigned long addr, unsigned long len,
+		unsigned how)
 {
 	size_t n = len < (unsigned long)c->strsize ? len : (size_t)c->strsize;
 	unsigned char small[256], *buf = small;
@@ -455,13 +472,18 @@ void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len)
 	buf[0] = '\0';		/* n may be 0 */
 	if (n && !dec_read(c, addr, buf, n)) {
 		dec_ptr(c, addr);
-	} else {
-		dec_quoted(c->out, c->hexstr, buf, n, false);
-		if (len > n)
-			dec_puts(c, "...");
+	} else if (!dec_quote(c->out, c->hexstr, buf, n, how) && len &&
+		   ((how & QUOTE_EXPECT_TRAILING_0) || len > n)) {
+		/* Cut at -s, or a string without the NUL it should end in. */
+		dec_puts(c, "...");
 	}
 	if (buf != small)
 		free(buf);
+}
+
+void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len)
+{
+	dec_buf_ex(c, addr, len, 0);
 }
 
 size_t dec_sym_begin(struct dec_ctx *c)

@@ -136,10 +136,37 @@ void dec_sigset(struct dec_ctx *c, unsigned long addr, unsigned long size);
 void dec_sigmask_val(struct sbuf *b, int xlat_style, const uint64_t *mask,
 		     int nwords);
 void dec_mode(struct dec_ctx *c, unsigned mode);
-/* A quoted string, with hexstr (DEC_HEX_*) as -x asks. */
-void dec_quoted(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
-		bool stop_at_nul);
-/* -x, -xx, --strings-in-hex: how dec_quoted() writes strings. */
+/*
+ * How dec_quote() writes a string, strace's QUOTE_* flags: where it ends,
+ * what it stands between, what else needs an escape.
+ */
+enum {
+	QUOTE_0_TERMINATED	= 1 << 0,	/* a NUL ends it */
+	QUOTE_OMIT_QUOTES	= 1 << 1,	/* no '"' around it */
+	QUOTE_OMIT_TRAILING_0	= 1 << 2,	/* a NUL in the last place is
+						   not shown (unless in hex) */
+	QUOTE_EXPECT_TRAILING_0	= 1 << 3,	/* dec_buf_ex: "..." after one
+						   that does not end so */
+	QUOTE_ANGLES		= 1 << 4,	/* '<' and '>' escaped too */
+	QUOTE_FORCE_HEX		= 1 << 5,	/* every byte as \xNN */
+};
+/* A path between < and > (after a descriptor): strace's form. */
+#define QUOTE_PATH_IN_FD	(QUOTE_OMIT_QUOTES | QUOTE_ANGLES)
+/*
+ * n bytes of s quoted as strace does, with hexstr (DEC_HEX_*) as -x asks:
+ * the one quoting function.  Returns true when a NUL ended the string (a
+ * trailing one omitted counts).
+ */
+bool dec_quote(struct sbuf *b, int hexstr, const unsigned char *s, size_t n,
+	       unsigned how);
+/*
+ * A buffer of len bytes of the tracee's (strace's printstr_ex()): -s
+ * bytes at most, quoted as how says, "..." after it when it was cut or
+ * (QUOTE_EXPECT_TRAILING_0) did not end in a NUL.  dec_buf: how 0.
+ */
+void dec_buf_ex(struct dec_ctx *c, unsigned long addr, unsigned long len,
+		unsigned how);
+/* -x, -xx, --strings-in-hex: how dec_quote() writes strings. */
 enum {
 	DEC_HEX_NONE,
 	DEC_HEX_NON_ASCII_CHARS,	/* \xNN for what would be octal */
@@ -214,8 +241,6 @@ struct fd_view {
 /* strace's printsiginfo(); fds NULL: si_fd as a bare number. */
 void format_siginfo(struct sbuf *b, int xlat_style, const siginfo_t *si,
 		    const struct fd_view *fds);
-/* A path as strace prints it between < and >. */
-void fd_quote_path(struct sbuf *b, int hexstr, const char *path, size_t n);
 
 /*
  * Per-syscall decoders (decode_<family>.c).  Each is called at entry and,

@@ -18,12 +18,6 @@
 #include "decode/decoders.h"
 #include "decode/xlat.h"
 
-bool d_fd_only(struct dec_ctx *c)
-{
-	dec_fd(c, IA(0));
-	return true;
-}
-
 bool d_read(struct dec_ctx *c)
 {
 	if (!c->exiting) {

@@ -11,6 +11,7 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <linux/limits.h>
 
 #include "decode/decoders.h"
 #include "decode/xlat.h"
@@ -208,22 +209,18 @@ static void open_tail(struct dec_ctx *c, unsigned long flags,
 	}
 }
 
+/*
+ * open, openat: the file (a path, or a directory descriptor and a path:
+ * the table's kinds say), the flags, the mode when O_CREAT or O_TMPFILE
+ * asks for one.
+ */
 bool d_open(struct dec_ctx *c)
 {
-	dec_path(c, A(0));
-	SEP();
-	open_tail(c, A(1), A(2));
-	c->rval = RV_FD;
-	return true;
-}
+	int i = dec_kind_index(c, 'X');
 
-bool d_openat(struct dec_ctx *c)
-{
-	dec_dirfd(c, IA(0));
+	dec_args(c, 0, i);
 	SEP();
-	dec_path(c, A(1));
-	SEP();
-	open_tail(c, A(2), A(3));
+	open_tail(c, A(i), A(i + 1));
 	c->rval = RV_FD;
 	return true;
 }
@@ -262,40 +259,24 @@ bool d_creat(struct dec_ctx *c)
 	return true;
 }
 
-bool d_path_stat(struct dec_ctx *c)
+/*
+ * stat, lstat, fstat, newfstatat: the file as the kinds say, the stat
+ * buffer (the pointer) at exit, newfstatat's flags after it.
+ */
+bool d_stat(struct dec_ctx *c)
 {
-	if (!c->exiting) {
-		dec_path(c, A(0));
-		SEP();
-		return false;
-	}
-	dec_stat(c, A(1));
-	return true;
-}
+	int i = dec_kind_index(c, 'p');
 
-bool d_fstat(struct dec_ctx *c)
-{
 	if (!c->exiting) {
-		dec_fd(c, IA(0));
+		dec_args(c, 0, i);
 		SEP();
 		return false;
 	}
-	dec_stat(c, A(1));
-	return true;
-}
-
-bool d_newfstatat(struct dec_ctx *c)
-{
-	if (!c->exiting) {
-		dec_dirfd(c, IA(0));
+	dec_stat(c, A(i));
+	if (i + 1 < sys_nargs(c->nr)) {
 		SEP();
-		dec_path(c, A(1));
-		SEP();
-		return false;
+		dec_flags(c, xlat_at_flags, A(i + 1), NULL);
 	}
-	dec_stat(c, A(2));
-	SEP();
-	dec_flags(c, xlat_at_flags, A(3), NULL);
 	return true;
 }
 
@@ -340,27 +321,20 @@ static void put_access_mode(struct dec_ctx *c, unsigned long m)
 	dec_sym_end(c, pos, m, DEC_NUM_HEX);
 }
 
+/* access, faccessat, faccessat2: the file, the mode (faccessat2's flags). */
 bool d_access(struct dec_ctx *c)
 {
-	dec_path(c, A(0));
-	SEP();
-	put_access_mode(c, A(1));
-	return true;
-}
+	int i = dec_kind_index(c, 'X');
 
-bool d_faccessat(struct dec_ctx *c)
-{
-	dec_dirfd(c, IA(0));
+	dec_args(c, 0, i);
 	SEP();
-	dec_path(c, A(1));
-	SEP();
-	put_access_mode(c, A(2));
+	put_access_mode(c, A(i));
 	return true;
 }
 
 bool d_faccessat2(struct dec_ctx *c)
 {
-	d_faccessat(c);
+	d_access(c);
 	SEP();
 	dec_flags(c, xlat_faccessat_flags, A(3), "AT_???");
 	return true;
@@ -374,31 +348,19 @@ void put_out_str(struct dec_ctx *c, unsigned long addr, long len)
 		dec_buf(c, addr, (unsigned long)len);
 }
 
+/* readlink, readlinkat: the link, then at exit what it holds and the size. */
 bool d_readlink(struct dec_ctx *c)
 {
-	if (!c->exiting) {
-		dec_path(c, A(0));
-		SEP();
-		return false;
-	}
-	put_out_str(c, A(1), c->ret);
-	SEP();
-	dec_ulong(c, A(2));
-	return true;
-}
+	int i = dec_kind_index(c, 'p');
 
-bool d_readlinkat(struct dec_ctx *c)
-{
 	if (!c->exiting) {
-		dec_dirfd(c, IA(0));
-		SEP();
-		dec_path(c, A(1));
+		dec_args(c, 0, i);
 		SEP();
 		return false;
 	}
-	put_out_str(c, A(2), c->ret);
+	put_out_str(c, A(i), c->ret);
 	SEP();
-	dec_ulong(c, A(3));
+	dec_ulong(c, A(i + 1));
 	return true;
 }
 
@@ -413,7 +375,7 @@ static void put_name(struct dec_ctx *c, const unsigned char *p, long n)
 	if (n < 0)
 		n = 0;
 	nul = memchr(p, '\0', (size_t)n + 1);
-	dec_quoted(c->out, c->hexstr, p, nul ? (size_t)(nul - p) : (size_t)n, false);
+	dec_quote(c->out, c->hexstr, p, nul ? (size_t)(nul - p) : (size_t)n, 0);
 	if (!nul)
 		dec_puts(c, "...");
 }
@@ -496,7 +458,7 @@ static void put_dents(struct dec_ctx *c, const unsigned char *buf, long len,
 	if (len - off > 0 && len - off < head) {
 		if (!count)
 			dec_puts(c, "[");
-		dec_quoted(c->out, c->hexstr, buf + off, (size_t)(len - off), false);
+		dec_quote(c->out, c->hexstr, buf + off, (size_t)(len - off), 0);
 		count++;
 	} else if (!len) {
 		dec_puts(c, "[");
@@ -564,177 +526,53 @@ bool d_getcwd(struct dec_ctx *c)
 	return true;
 }
 
-bool d_path(struct dec_ctx *c)
+/* mknod, mknodat: the file, its type and mode, the device for a device. */
+bool d_mknod(struct dec_ctx *c)
 {
-	dec_path(c, A(0));
-	return true;
-}
+	int i = dec_kind_index(c, 'o');
+	unsigned mode = (unsigned)A(i);
 
-bool d_path_path(struct dec_ctx *c)
-{
-	dec_path(c, A(0));
-	SEP();
-	dec_path(c, A(1));
-	return true;
-}
-
-bool d_path_mode(struct dec_ctx *c)
-{
-	dec_path(c, A(0));
-	SEP();
-	dec_mode(c, (unsigned)A(1));
-	return true;
-}
-
-bool d_fd_mode(struct dec_ctx *c)
-{
-	dec_fd(c, IA(0));
-	SEP();
-	dec_mode(c, (unsigned)A(1));
-	return true;
-}
-
-bool d_dirfd_path_mode(struct dec_ctx *c)
-{
-	dec_dirfd(c, IA(0));
-	SEP();
-	dec_path(c, A(1));
-	SEP();
-	dec_mode(c, (unsigned)A(2));
-	return true;
-}
-
-bool d_fchmodat(struct dec_ctx *c)
-{
-	return d_dirfd_path_mode(c);
-}
-
-static void put_mknod(struct dec_ctx *c, unsigned long path, unsigned mode,
-		      unsigned long dev)
-{
-	dec_path(c, path);
+	dec_args(c, 0, i);
 	SEP();
 	put_mode_type(c, mode);
 	if (S_ISCHR(mode) || S_ISBLK(mode)) {
 		SEP();
-		put_dev(c, dev);
+		put_dev(c, A(i + 1));
 	}
-}
-
-bool d_mknod(struct dec_ctx *c)
-{
-	put_mknod(c, A(0), (unsigned)A(1), A(2));
 	return true;
 }
 
-bool d_mknodat(struct dec_ctx *c)
+/*
+ * unlinkat, linkat, fchownat: the arguments by their kinds, the last one
+ * AT_* flags.
+ */
+bool d_at_flags(struct dec_ctx *c)
 {
-	dec_dirfd(c, IA(0));
-	SEP();
-	put_mknod(c, A(1), (unsigned)A(2), A(3));
-	return true;
-}
+	int n = sys_nargs(c->nr);
 
-bool d_unlinkat(struct dec_ctx *c)
-{
-	dec_dirfd(c, IA(0));
+	dec_args(c, 0, n - 1);
 	SEP();
-	dec_path(c, A(1));
-	SEP();
-	dec_flags(c, xlat_at_flags, A(2), NULL);
-	return true;
-}
-
-bool d_renameat(struct dec_ctx *c)
-{
-	dec_dirfd(c, IA(0));
-	SEP();
-	dec_path(c, A(1));
-	SEP();
-	dec_dirfd(c, IA(2));
-	SEP();
-	dec_path(c, A(3));
+	dec_flags(c, xlat_at_flags, A(n - 1), NULL);
 	return true;
 }
 
 bool d_renameat2(struct dec_ctx *c)
 {
-	d_renameat(c);
+	dec_args(c, 0, 4);
 	SEP();
 	dec_flags(c, xlat_rename_flags, A(4), NULL);
 	return true;
 }
 
-bool d_linkat(struct dec_ctx *c)
-{
-	d_renameat(c);
-	SEP();
-	dec_flags(c, xlat_at_flags, A(4), NULL);
-	return true;
-}
-
-bool d_symlinkat(struct dec_ctx *c)
+/*
+ * symlink, symlinkat: the target is printed as a path, but is not one
+ * that -P matches (its kind is a string); then the link.
+ */
+bool d_symlink(struct dec_ctx *c)
 {
 	dec_path(c, A(0));
 	SEP();
-	dec_dirfd(c, IA(1));
-	SEP();
-	dec_path(c, A(2));
-	return true;
-}
-
-static void put_id(struct dec_ctx *c, unsigned long id)
-{
-	dec_int(c, (int)id);
-}
-
-bool d_chown(struct dec_ctx *c)
-{
-	dec_path(c, A(0));
-	SEP();
-	put_id(c, A(1));
-	SEP();
-	put_id(c, A(2));
-	return true;
-}
-
-bool d_fchown(struct dec_ctx *c)
-{
-	dec_fd(c, IA(0));
-	SEP();
-	put_id(c, A(1));
-	SEP();
-	put_id(c, A(2));
-	return true;
-}
-
-bool d_fchownat(struct dec_ctx *c)
-{
-	dec_dirfd(c, IA(0));
-	SEP();
-	dec_path(c, A(1));
-	SEP();
-	put_id(c, A(2));
-	SEP();
-	put_id(c, A(3));
-	SEP();
-	dec_flags(c, xlat_at_flags, A(4), NULL);
-	return true;
-}
-
-bool d_truncate(struct dec_ctx *c)
-{
-	dec_path(c, A(0));
-	SEP();
-	dec_printf(c, "%ld", (long)A(1));
-	return true;
-}
-
-bool d_ftruncate(struct dec_ctx *c)
-{
-	dec_fd(c, IA(0));
-	SEP();
-	dec_printf(c, "%ld", (long)A(1));
+	dec_args(c, 1, sys_nargs(c->nr));
 	return true;
 }
 
@@ -745,68 +583,73 @@ bool d_umask(struct dec_ctx *c)
 	return true;
 }
 
+/*
+ * An xattr's value of len bytes, as strace's print_xattr_val(): without
+ * a NUL that ends it; the address when len < 0 (failed, no room asked) or
+ * past XATTR_SIZE_MAX.
+ */
 static void put_xattr_value(struct dec_ctx *c, unsigned long addr, long len)
 {
-	if (!addr)
-		dec_puts(c, "NULL");
+	if (addr && (len < 0 || len > XATTR_SIZE_MAX))
+		dec_ptr(c, addr);
 	else
-		put_out_str(c, addr, len);
+		dec_buf_ex(c, addr, (unsigned long)len, QUOTE_OMIT_TRAILING_0);
 }
 
+/* getxattr, lgetxattr, fgetxattr: the file, the name, then the value. */
 bool d_getxattr(struct dec_ctx *c)
 {
+	int i = dec_kind_index(c, 'c');
+
 	if (!c->exiting) {
-		dec_path(c, A(0));
-		SEP();
-		dec_cstr(c, A(1));
+		dec_args(c, 0, i + 1);
 		SEP();
 		return false;
 	}
-	put_xattr_value(c, A(2), A(3) ? c->ret : -1);
+	put_xattr_value(c, A(i + 1), A(i + 2) && !failed(c) ? c->ret : -1);
 	SEP();
-	dec_ulong(c, A(3));
+	dec_ulong(c, A(i + 2));
 	return true;
 }
 
-bool d_fgetxattr(struct dec_ctx *c)
-{
-	if (!c->exiting) {
-		dec_fd(c, IA(0));
-		SEP();
-		dec_cstr(c, A(1));
-		SEP();
-		return false;
-	}
-	put_xattr_value(c, A(2), A(3) ? c->ret : -1);
-	SEP();
-	dec_ulong(c, A(3));
-	return true;
-}
-
+/* setxattr, lsetxattr, fsetxattr: the file, name, value, size, flags. */
 bool d_setxattr(struct dec_ctx *c)
 {
-	dec_path(c, A(0));
+	static const struct xlat xattr_flags[] = {
+		XLAT_PAIR(1, "XATTR_CREATE"), XLAT_PAIR(2, "XATTR_REPLACE"),
+		XLAT_END
+	};
+	int i = dec_kind_index(c, 'c');
+
+	dec_args(c, 0, i + 1);
 	SEP();
-	dec_cstr(c, A(1));
+	put_xattr_value(c, A(i + 1), (long)A(i + 2));
 	SEP();
-	dec_buf(c, A(2), A(3));
+	dec_ulong(c, A(i + 2));
 	SEP();
-	dec_ulong(c, A(3));
-	SEP();
-	dec_hex(c, A(4));
+	dec_flags(c, xattr_flags, (unsigned)A(i + 3), "XATTR_???");
 	return true;
 }
 
+/*
+ * listxattr, llistxattr, flistxattr: the file, then the names (each with
+ * its NUL) as strace's print_xattr_list().
+ */
 bool d_listxattr(struct dec_ctx *c)
 {
+	int i = dec_kind_index(c, 'p');
+
 	if (!c->exiting) {
-		dec_path(c, A(0));
+		dec_args(c, 0, i);
 		SEP();
 		return false;
 	}
-	put_xattr_value(c, A(1), A(2) ? c->ret : -1);
+	if (!A(i + 1) || failed(c))
+		dec_ptr(c, A(i));
+	else
+		dec_buf(c, A(i), (unsigned long)c->ret);
 	SEP();
-	dec_ulong(c, A(2));
+	dec_ulong(c, A(i + 1));
 	return true;
 }
 
@@ -814,9 +657,7 @@ bool d_utimensat(struct dec_ctx *c)
 {
 	struct timespec ts[2];
 
-	dec_dirfd(c, IA(0));
-	SEP();
-	dec_path(c, A(1));
+	dec_args(c, 0, 2);
 	SEP();
 	if (!A(2)) {
 		dec_puts(c, "NULL");
@@ -848,11 +689,19 @@ bool d_utimensat(struct dec_ctx *c)
 	return true;
 }
 
-static bool d_statfs_common(struct dec_ctx *c, unsigned long addr)
+/* statfs, fstatfs: the file, then at exit the structure. */
+bool d_statfs(struct dec_ctx *c)
 {
+	int i = dec_kind_index(c, 'p');
+	unsigned long addr = A(i);
 	struct statfs sf;
 	const char *fs;
 
+	if (!c->exiting) {
+		dec_args(c, 0, i);
+		SEP();
+		return false;
+	}
 	if (!out_ok(c, addr))
 		return true;
 	if (!dec_read(c, addr, &sf, sizeof(sf))) {
@@ -879,41 +728,3 @@ static bool d_statfs_common(struct dec_ctx *c, unsigned long addr)
 	return true;
 }
 
-bool d_statfs(struct dec_ctx *c)
-{
-	if (!c->exiting) {
-		dec_path(c, A(0));
-		SEP();
-		return false;
-	}
-	return d_statfs_common(c, A(1));
-}
-
-bool d_fstatfs(struct dec_ctx *c)
-{
-	if (!c->exiting) {
-		dec_fd(c, IA(0));
-		SEP();
-		return false;
-	}
-	return d_statfs_common(c, A(1));
-}
-
-bool d_fsetxattr(struct dec_ctx *c)
-{
-	static const struct xlat xattr_flags[] = {
-		XLAT_PAIR(1, "XATTR_CREATE"), XLAT_PAIR(2, "XATTR_REPLACE"),
-		XLAT_END
-	};
-
-	dec_fd(c, IA(0));
-	SEP();
-	dec_cstr(c, A(1));
-	SEP();
-	dec_buf(c, A(2), A(3));
-	SEP();
-	dec_ulong(c, A(3));
-	SEP();
-	dec_flags(c, xattr_flags, (unsigned)A(4), "XATTR_???");
-	return true;
-}

@@ -32,26 +32,26 @@ bool d_uname(struct dec_ctx *c)
 		return true;
 	}
 	dec_puts(c, "{sysname=");
-	dec_quoted(c->out, c->hexstr, (unsigned char *)u.sysname, sizeof(u.sysname), true);
+	dec_quote(c->out, c->hexstr, (unsigned char *)u.sysname, sizeof(u.sysname), QUOTE_0_TERMINATED);
 	dec_puts(c, ", nodename=");
-	dec_quoted(c->out, c->hexstr, (unsigned char *)u.nodename, sizeof(u.nodename),
-		   true);
+	dec_quote(c->out, c->hexstr, (unsigned char *)u.nodename, sizeof(u.nodename),
+		   QUOTE_0_TERMINATED);
 	if (!c->no_abbrev) {
 		dec_puts(c, ", ...}");
 		return true;
 	}
 	dec_puts(c, ", release=");
-	dec_quoted(c->out, c->hexstr, (unsigned char *)u.release, sizeof(u.release),
-		   true);
+	dec_quote(c->out, c->hexstr, (unsigned char *)u.release, sizeof(u.release),
+		   QUOTE_0_TERMINATED);
 	dec_puts(c, ", version=");
-	dec_quoted(c->out, c->hexstr, (unsigned char *)u.version, sizeof(u.version),
-		   true);
+	dec_quote(c->out, c->hexstr, (unsigned char *)u.version, sizeof(u.version),
+		   QUOTE_0_TERMINATED);
 	dec_puts(c, ", machine=");
-	dec_quoted(c->out, c->hexstr, (unsigned char *)u.machine, sizeof(u.machine),
-		   true);
+	dec_quote(c->out, c->hexstr, (unsigned char *)u.machine, sizeof(u.machine),
+		   QUOTE_0_TERMINATED);
 	dec_puts(c, ", domainname=");
-	dec_quoted(c->out, c->hexstr, (unsigned char *)u.domainname,
-		   sizeof(u.domainname), true);
+	dec_quote(c->out, c->hexstr, (unsigned char *)u.domainname,
+		   sizeof(u.domainname), QUOTE_0_TERMINATED);
 	dec_puts(c, "}");
 	return true;
 }

@@ -58,12 +58,12 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 		dec_puts(c, ", sun_path=");
 		if (!u.un.sun_path[0] && n > 0) {
 			dec_puts(c, "@");
-			dec_quoted(c->out, c->hexstr,
+			dec_quote(c->out, c->hexstr,
 				   (unsigned char *)u.un.sun_path + 1, n - 1,
-				   false);
+				   0);
 		} else {
-			dec_quoted(c->out, c->hexstr, (unsigned char *)u.un.sun_path, n,
-				   true);
+			dec_quote(c->out, c->hexstr, (unsigned char *)u.un.sun_path, n,
+				   QUOTE_0_TERMINATED);
 		}
 		break;
 	}
@@ -80,8 +80,8 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 		if (dec_xraw_begin(c, &u.in.sin_addr, 4)) {
 			inet_ntop(AF_INET, &u.in.sin_addr, ip, sizeof(ip));
 			dec_puts(c, "inet_addr(");
-			dec_quoted(c->out, c->hexstr, (unsigned char *)ip,
-				   strlen(ip), false);
+			dec_quote(c->out, c->hexstr, (unsigned char *)ip,
+				   strlen(ip), 0);
 			dec_puts(c, ")");
 			dec_xraw_end(c);
 		}
@@ -106,8 +106,8 @@ static void put_sockaddr(struct dec_ctx *c, unsigned long addr, long len)
 		if (dec_xraw_begin(c, &u.in6.sin6_addr, 16)) {
 			inet_ntop(AF_INET6, &u.in6.sin6_addr, ip, sizeof(ip));
 			dec_puts(c, "inet_pton(AF_INET6, ");
-			dec_quoted(c->out, c->hexstr, (unsigned char *)ip,
-				   strlen(ip), false);
+			dec_quote(c->out, c->hexstr, (unsigned char *)ip,
+				   strlen(ip), 0);
 			dec_puts(c, abbrev ? ", &sin6_addr)" : ")");
 			dec_xraw_end(c);
 		}

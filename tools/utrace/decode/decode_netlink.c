@@ -263,28 +263,8 @@ static void nl_hex(struct dec_ctx *c, unsigned long addr, unsigned long len)
  */
 static void nla_str(struct dec_ctx *c, unsigned long addr, unsigned len)
 {
-	unsigned n = len < (unsigned)c->strsize ? len : (unsigned)c->strsize;
-	unsigned char *buf = malloc(n + 1);
-	bool hex = c->hexstr == DEC_HEX_ALL, omit;
-	unsigned i;
-
-	if (!buf)
-		return;
-	if (n && !dec_read(c, addr, buf, n)) {
-		dec_ptr(c, addr);
-		free(buf);
-		return;
-	}
-	for (i = 0; c->hexstr == DEC_HEX_NON_ASCII && i < n; i++)
-		if (buf[i] > 0x7e ||
-		    (buf[i] < ' ' && (buf[i] < 9 || buf[i] > 13)))
-			hex = true;
-	omit = !hex && n && !buf[n - 1];
-	dec_quoted(c->out, hex ? DEC_HEX_ALL : c->hexstr, buf,
-		   omit ? n - 1 : n, false);
-	if (!omit)
-		dec_puts(c, "...");
-	free(buf);
+	dec_buf_ex(c, addr, len,
+		   QUOTE_OMIT_TRAILING_0 | QUOTE_EXPECT_TRAILING_0);
 }
 
 /* An address in family af (IFA_ADDRESS ...): false if not one. */
@@ -303,14 +283,14 @@ static bool nla_inet(struct dec_ctx *c, unsigned long addr, unsigned len,
 	}
 	/* -X raw: the bytes; -X verbose: the bytes, then the address. */
 	if (c->xlat_style != DEC_XLAT_ABBREV)
-		dec_quoted(c->out, DEC_HEX_ALL, a, need, false);
+		dec_quote(c->out, DEC_HEX_ALL, a, need, 0);
 	if (c->xlat_style == DEC_XLAT_RAW)
 		return true;
 	if (c->xlat_style == DEC_XLAT_VERBOSE)
 		dec_puts(c, " /* ");
 	inet_ntop(af, a, ip, sizeof(ip));
 	dec_puts(c, af == AF_INET ? "inet_addr(" : "inet_pton(AF_INET6, ");
-	dec_quoted(c->out, c->hexstr, (unsigned char *)ip, strlen(ip), false);
+	dec_quote(c->out, c->hexstr, (unsigned char *)ip, strlen(ip), 0);
 	dec_puts(c, ")");
 	if (c->xlat_style == DEC_XLAT_VERBOSE)
 		dec_puts(c, " */");
@@ -486,7 +466,7 @@ static bool ifla_attr(struct dec_ctx *c, unsigned type, unsigned long addr,
 			return true;
 		}
 		if (c->xlat_style != DEC_XLAT_ABBREV)
-			dec_quoted(c->out, DEC_HEX_ALL, hw, len, false);
+			dec_quote(c->out, DEC_HEX_ALL, hw, len, 0);
 		if (c->xlat_style == DEC_XLAT_RAW)
 			return true;
 		if (c->xlat_style == DEC_XLAT_VERBOSE)
@@ -651,8 +631,8 @@ static void put_ifindex(struct dec_ctx *c, unsigned idx)
 		if (c->xlat_style == DEC_XLAT_VERBOSE)
 			dec_printf(c, "%u /* ", idx);
 		dec_puts(c, "if_nametoindex(");
-		dec_quoted(c->out, c->hexstr, (unsigned char *)name,
-			   strlen(name), false);
+		dec_quote(c->out, c->hexstr, (unsigned char *)name,
+			   strlen(name), 0);
 		dec_puts(c, ")");
 		if (c->xlat_style == DEC_XLAT_VERBOSE)
 			dec_puts(c, " */");
@@ -803,7 +783,7 @@ static const struct xlat shutdown_flags[] = {
 bool dec_xraw_begin(struct dec_ctx *c, const void *raw, size_t n)
 {
 	if (c->xlat_style != DEC_XLAT_ABBREV)
-		dec_quoted(c->out, DEC_HEX_ALL, raw, n, false);
+		dec_quote(c->out, DEC_HEX_ALL, raw, n, 0);
 	if (c->xlat_style == DEC_XLAT_RAW)
 		return false;
 	if (c->xlat_style == DEC_XLAT_VERBOSE)
@@ -851,9 +831,9 @@ static void put_sockid(struct dec_ctx *c, const struct inet_diag_sockid *id,
 				inet_ntop(af, a, ip, sizeof(ip));
 				dec_puts(c, af == AF_INET ? "inet_addr(" :
 					 "inet_pton(AF_INET6, ");
-				dec_quoted(c->out, c->hexstr,
+				dec_quote(c->out, c->hexstr,
 					   (unsigned char *)ip, strlen(ip),
-					   false);
+					   0);
 				if (pton)
 					dec_printf(c, ", &%s)", f);
 				else
@@ -862,7 +842,7 @@ static void put_sockid(struct dec_ctx *c, const struct inet_diag_sockid *id,
 			}
 		} else {
 			dec_printf(c, ", %s=", f);
-			dec_quoted(c->out, DEC_HEX_ALL, a, 16, false);
+			dec_quote(c->out, DEC_HEX_ALL, a, 16, 0);
 		}
 	}
 	dec_puts(c, ", idiag_if=");

@@ -58,31 +58,25 @@ static void put_str_array(struct dec_ctx *c, unsigned long addr, bool full)
 	dec_puts(c, "]");
 }
 
+/*
+ * execve, execveat: the program (as the table's kinds say), argv, envp
+ * (in full with -v), execveat's flags.
+ */
 bool d_execve(struct dec_ctx *c)
 {
-	if (c->exiting)
-		return true;
-	dec_path(c, A(0));
-	SEP();
-	put_str_array(c, A(1), true);
-	SEP();
-	put_str_array(c, A(2), c->no_abbrev);
-	return false;
-}
+	int i = dec_kind_index(c, 'p');
 
-bool d_execveat(struct dec_ctx *c)
-{
 	if (c->exiting)
 		return true;
-	dec_dirfd(c, IA(0));
+	dec_args(c, 0, i);
 	SEP();
-	dec_path(c, A(1));
+	put_str_array(c, A(i), true);
 	SEP();
-	put_str_array(c, A(2), true);
-	SEP();
-	put_str_array(c, A(3), c->no_abbrev);
-	SEP();
-	dec_flags(c, xlat_at_flags, A(4), NULL);
+	put_str_array(c, A(i + 1), c->no_abbrev);
+	if (i + 2 < sys_nargs(c->nr)) {
+		SEP();
+		dec_flags(c, xlat_at_flags, A(i + 2), NULL);
+	}
 	return false;
 }
 
@@ -650,10 +644,10 @@ bool d_prctl(struct dec_ctx *c)
 				if (dec_read(c, A(1), name, sizeof(name))) {
 					/* -s cuts it, with "..." */
 					len = strnlen(name, sizeof(name));
-					dec_quoted(c->out, c->hexstr,
+					dec_quote(c->out, c->hexstr,
 						   (unsigned char *)name,
 						   len > max ? max : len,
-						   false);
+						   0);
 					if (len > max)
 						dec_puts(c, "...");
 				} else
@@ -771,8 +765,8 @@ bool d_prctl(struct dec_ctx *c)
 			return true;
 		}
 		len = strnlen(name, (size_t)got);
-		dec_quoted(c->out, c->hexstr, (unsigned char *)name,
-			   len > max ? max : len, false);
+		dec_quote(c->out, c->hexstr, (unsigned char *)name,
+			   len > max ? max : len, 0);
 		/*
 		 * strace 6.1 reads 15 bytes and then looks at a 16th it did
 		 * not read: a name of 15 characters gets "..." too.

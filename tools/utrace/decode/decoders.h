@@ -23,48 +23,40 @@
 /* Pointer printed at exit only if the call succeeded, else the address. */
 bool out_ok(struct dec_ctx *c, unsigned long addr);
 
+/*
+ * The syscall table's argument kinds (syscalls.c) drive the printing of
+ * what twins share: open and openat, stat and fstat, getxattr and
+ * fgetxattr... differ only in the arguments that name the file (a path, a
+ * descriptor, a directory descriptor and a path), and one decoder serves
+ * them all by printing those as their kinds say.
+ * dec_arg: argument i as its kind says.  dec_args: arguments from to
+ * to - 1, ", " between them.  dec_kind_index: the first argument of that
+ * kind, -1 if none.
+ */
+void dec_arg(struct dec_ctx *c, int i);
+void dec_args(struct dec_ctx *c, int from, int to);
+int dec_kind_index(const struct dec_ctx *c, char kind);
+
 /* decode_file.c */
 bool d_access(struct dec_ctx *c);
-bool d_chown(struct dec_ctx *c);
+bool d_at_flags(struct dec_ctx *c);
 bool d_creat(struct dec_ctx *c);
-bool d_dirfd_path_mode(struct dec_ctx *c);
-bool d_faccessat(struct dec_ctx *c);
 bool d_faccessat2(struct dec_ctx *c);
-bool d_fchmodat(struct dec_ctx *c);
-bool d_fchown(struct dec_ctx *c);
-bool d_fchownat(struct dec_ctx *c);
-bool d_fd_mode(struct dec_ctx *c);
-bool d_fgetxattr(struct dec_ctx *c);
-bool d_fsetxattr(struct dec_ctx *c);
-bool d_fstat(struct dec_ctx *c);
-bool d_fstatfs(struct dec_ctx *c);
-bool d_ftruncate(struct dec_ctx *c);
 bool d_getcwd(struct dec_ctx *c);
 bool d_getdents(struct dec_ctx *c);
 bool d_getxattr(struct dec_ctx *c);
-bool d_linkat(struct dec_ctx *c);
 bool d_listxattr(struct dec_ctx *c);
 bool d_mknod(struct dec_ctx *c);
-bool d_mknodat(struct dec_ctx *c);
-bool d_newfstatat(struct dec_ctx *c);
 bool d_open(struct dec_ctx *c);
-bool d_openat(struct dec_ctx *c);
 bool d_openat2(struct dec_ctx *c);
-bool d_path(struct dec_ctx *c);
-bool d_path_mode(struct dec_ctx *c);
-bool d_path_path(struct dec_ctx *c);
-bool d_path_stat(struct dec_ctx *c);
 bool d_readlink(struct dec_ctx *c);
-bool d_readlinkat(struct dec_ctx *c);
-bool d_renameat(struct dec_ctx *c);
 bool d_renameat2(struct dec_ctx *c);
 bool d_setxattr(struct dec_ctx *c);
+bool d_stat(struct dec_ctx *c);
 bool d_statfs(struct dec_ctx *c);
 bool d_statx(struct dec_ctx *c);
-bool d_symlinkat(struct dec_ctx *c);
-bool d_truncate(struct dec_ctx *c);
+bool d_symlink(struct dec_ctx *c);
 bool d_umask(struct dec_ctx *c);
-bool d_unlinkat(struct dec_ctx *c);
 bool d_utimensat(struct dec_ctx *c);
 void put_open_flags(struct dec_ctx *c, unsigned long flags);
 void put_out_str(struct dec_ctx *c, unsigned long addr, long len);
@@ -82,7 +74,6 @@ bool d_eventfd2(struct dec_ctx *c);
 bool d_fadvise(struct dec_ctx *c);
 bool d_fallocate(struct dec_ctx *c);
 bool d_fcntl(struct dec_ctx *c);
-bool d_fd_only(struct dec_ctx *c);
 bool d_flock(struct dec_ctx *c);
 bool d_inotify_add_watch(struct dec_ctx *c);
 bool d_inotify_init1(struct dec_ctx *c);
@@ -160,7 +151,6 @@ bool d_capset(struct dec_ctx *c);
 bool d_clone(struct dec_ctx *c);
 bool d_clone3(struct dec_ctx *c);
 bool d_execve(struct dec_ctx *c);
-bool d_execveat(struct dec_ctx *c);
 bool d_exit(struct dec_ctx *c);
 bool d_get_robust_list(struct dec_ctx *c);
 bool d_getcpu(struct dec_ctx *c);

@@ -216,11 +216,11 @@ static int unix_parse(const void *data, int len, struct diag_query *q)
 		sb_putc(q->out, ',');
 		if (!path[0]) {		/* abstract */
 			sb_putc(q->out, '@');
-			dec_quoted(q->out, q->hexstr, (const unsigned char *)path + 1,
-				   path_len - 1, true);
+			dec_quote(q->out, q->hexstr, (const unsigned char *)path + 1,
+				   path_len - 1, QUOTE_0_TERMINATED);
 		} else {
-			dec_quoted(q->out, q->hexstr, (const unsigned char *)path,
-				   path_len, true);
+			dec_quote(q->out, q->hexstr, (const unsigned char *)path,
+				   path_len, QUOTE_0_TERMINATED);
 		}
 	}
 	sb_putc(q->out, ']');
@@ -492,7 +492,8 @@ static bool fd_dev(const char *path, struct sbuf *out, int hexstr)
 	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
 		return false;
 	sb_putc(out, '<');
-	fd_quote_path(out, hexstr, path, strlen(path));
+	dec_quote(out, hexstr, (const unsigned char *)path, strlen(path),
+		  QUOTE_PATH_IN_FD);
 	sb_printf(out, "<%s %u:%u>>", S_ISBLK(st.st_mode) ? "block" : "char",
 		  major(st.st_rdev), minor(st.st_rdev));
 	return true;
@@ -521,48 +522,6 @@ static bool fd_pidfd(pid_t tid, int fd, const char *path, struct sbuf *out)
 	else
 		sb_printf(out, "<%s>", path);
 	return true;
-}
-
-/*
- * A path between < and >, as strace's print_quoted_string_ex() with
- * QUOTE_OMIT_LEADING_TRAILING_QUOTES and "<>" to escape: the escapes of
- * a quoted string (and -x, -xx), '<' and '>' in octal.
- */
-void fd_quote_path(struct sbuf *b, int hexstr, const char *path, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)path;
-	bool hex = hexstr == DEC_HEX_ALL;
-	size_t i;
-
-	if (hexstr == DEC_HEX_NON_ASCII)
-		for (i = 0; i < n && !hex; i++)
-			hex = s[i] > 0x7e || (s[i] < ' ' && (s[i] < 9 ||
-							     s[i] > 13));
-	for (i = 0; i < n; i++) {
-		unsigned char ch = s[i];
-
-		if (hex) {
-			sb_printf(b, "\\x%02x", ch);
-			continue;
-		}
-		switch (ch) {
-		case '"': sb_puts(b, "\\\""); continue;
-		case '\\': sb_puts(b, "\\\\"); continue;
-		case '\f': sb_puts(b, "\\f"); continue;
-		case '\n': sb_puts(b, "\\n"); continue;
-		case '\r': sb_puts(b, "\\r"); continue;
-		case '\t': sb_puts(b, "\\t"); continue;
-		case '\v': sb_puts(b, "\\v"); continue;
-		}
-		if (ch >= ' ' && ch < 0x7f && ch != '<' && ch != '>')
-			sb_putc(b, (char)ch);
-		else if (hexstr == DEC_HEX_NON_ASCII_CHARS)
-			sb_printf(b, "\\x%02x", ch);
-		else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7')
-			sb_printf(b, "\\%03o", ch);
-		else
-			sb_printf(b, "\\%o", ch);
-	}
 }
 
 /*
@@ -612,7 +571,8 @@ void fd_decorate(struct sbuf *out, struct sock_cache *cache, pid_t tid,
 		return;
 	if (set & DF_PATH) {
 		sb_putc(out, '<');
-		fd_quote_path(out, hexstr, path, strlen(path));
+		dec_quote(out, hexstr, (const unsigned char *)path, strlen(path),
+		  QUOTE_PATH_IN_FD);
 		sb_puts(out, deleted ? ">(deleted)" : ">");
 	}
 }

@@ -54,10 +54,10 @@ const struct sysent sysent[NR_SYSENT] = {
 	[  0] = { "read", "fpu", TD, d_read },
 	[  1] = { "write", "fpu", TD, d_write },
 	[  2] = { "open", "sXo", TF|TD, d_open },
-	[  3] = { "close", "f", TD, d_fd_only },
-	[  4] = { "stat", "sp", TF|TST|TSTA, d_path_stat },
-	[  5] = { "fstat", "fp", TD|TFST|TSTA, d_fstat },
-	[  6] = { "lstat", "sp", TF|TLST|TSTA, d_path_stat },
+	[  3] = { "close", "f", TD, NULL },
+	[  4] = { "stat", "sp", TF|TST|TSTA, d_stat },
+	[  5] = { "fstat", "fp", TD|TFST|TSTA, d_stat },
+	[  6] = { "lstat", "sp", TF|TLST|TSTA, d_stat },
 	[  7] = { "poll", "pUd", TD, d_poll },
 	[  8] = { "lseek", "fDX", TD, d_lseek },
 	[  9] = { "mmap", "puxxfx", TD|TM, d_mmap },
@@ -125,27 +125,27 @@ const struct sysent sysent[NR_SYSENT] = {
 	[ 71] = { "msgctl", "dxp", TI, NULL },
 	[ 72] = { "fcntl", "fXx", TD, d_fcntl },
 	[ 73] = { "flock", "fX", TD, d_flock },
-	[ 74] = { "fsync", "f", TD, d_fd_only },
-	[ 75] = { "fdatasync", "f", TD, d_fd_only },
-	[ 76] = { "truncate", "sD", TF, d_truncate },
-	[ 77] = { "ftruncate", "fD", TD, d_ftruncate },
+	[ 74] = { "fsync", "f", TD, NULL },
+	[ 75] = { "fdatasync", "f", TD, NULL },
+	[ 76] = { "truncate", "sD", TF, NULL },
+	[ 77] = { "ftruncate", "fD", TD, NULL },
 	[ 78] = { "getdents", "fpU", TD, d_getdents },
 	[ 79] = { "getcwd", "pu", TF, d_getcwd },
-	[ 80] = { "chdir", "s", TF, d_path },
-	[ 81] = { "fchdir", "f", TD, d_fd_only },
-	[ 82] = { "rename", "ss", TF, d_path_path },
-	[ 83] = { "mkdir", "so", TF, d_path_mode },
-	[ 84] = { "rmdir", "s", TF, d_path },
+	[ 80] = { "chdir", "s", TF, NULL },
+	[ 81] = { "fchdir", "f", TD, NULL },
+	[ 82] = { "rename", "ss", TF, NULL },
+	[ 83] = { "mkdir", "so", TF, NULL },
+	[ 84] = { "rmdir", "s", TF, NULL },
 	[ 85] = { "creat", "so", TF|TD, d_creat },
-	[ 86] = { "link", "ss", TF, d_path_path },
-	[ 87] = { "unlink", "s", TF, d_path },
-	[ 88] = { "symlink", "cs", TF, d_path_path },
+	[ 86] = { "link", "ss", TF, NULL },
+	[ 87] = { "unlink", "s", TF, NULL },
+	[ 88] = { "symlink", "cs", TF, d_symlink },
 	[ 89] = { "readlink", "spu", TF, d_readlink },
-	[ 90] = { "chmod", "so", TF, d_path_mode },
-	[ 91] = { "fchmod", "fo", TD, d_fd_mode },
-	[ 92] = { "chown", "sdd", TF, d_chown },
-	[ 93] = { "fchown", "fdd", TD, d_fchown },
-	[ 94] = { "lchown", "sdd", TF, d_chown },
+	[ 90] = { "chmod", "so", TF, NULL },
+	[ 91] = { "fchmod", "fo", TD, NULL },
+	[ 92] = { "chown", "sdd", TF, NULL },
+	[ 93] = { "fchown", "fdd", TD, NULL },
+	[ 94] = { "lchown", "sdd", TF, NULL },
 	[ 95] = { "umask", "o", 0, d_umask },
 	[ 96] = { "gettimeofday", "pp", TCL, d_gettimeofday },
 	[ 97] = { "getrlimit", "Xp", 0, d_getrlimit },
@@ -189,7 +189,7 @@ const struct sysent sysent[NR_SYSENT] = {
 	[135] = { "personality", "X", 0, d_personality },
 	[136] = { "ustat", "xp", TSFA, NULL },
 	[137] = { "statfs", "sp", TF|TSF|TSFA, d_statfs },
-	[138] = { "fstatfs", "fp", TD|TFSF|TSFA, d_fstatfs },
+	[138] = { "fstatfs", "fp", TD|TFSF|TSFA, d_statfs },
 	[139] = { "sysfs", "dxx", 0, NULL },
 	[140] = { "getpriority", "Xd", 0, d_getpriority },
 	[141] = { "setpriority", "Xdd", 0, d_getpriority },
@@ -212,9 +212,9 @@ const struct sysent sysent[NR_SYSENT] = {
 	[158] = { "arch_prctl", "Xx", 0, d_arch_prctl },
 	[159] = { "adjtimex", "p", TCL, NULL },
 	[160] = { "setrlimit", "Xp", 0, d_setrlimit },
-	[161] = { "chroot", "s", TF, d_path },
+	[161] = { "chroot", "s", TF, NULL },
 	[162] = { "sync", "", 0, NULL },
-	[163] = { "acct", "s", TF, d_path },
+	[163] = { "acct", "s", TF, NULL },
 	[164] = { "settimeofday", "pp", TCL, NULL },
 	[165] = { "mount", "sscxp", TF, NULL },
 	[166] = { "umount2", "sX", TF, NULL },
@@ -241,13 +241,13 @@ const struct sysent sysent[NR_SYSENT] = {
 	[187] = { "readahead", "fDu", TD, NULL },
 	[188] = { "setxattr", "scpux", TF, d_setxattr },
 	[189] = { "lsetxattr", "scpux", TF, d_setxattr },
-	[190] = { "fsetxattr", "fcpux", TD, d_fsetxattr },
+	[190] = { "fsetxattr", "fcpux", TD, d_setxattr },
 	[191] = { "getxattr", "scpu", TF, d_getxattr },
 	[192] = { "lgetxattr", "scpu", TF, d_getxattr },
-	[193] = { "fgetxattr", "fcpu", TD, d_fgetxattr },
+	[193] = { "fgetxattr", "fcpu", TD, d_getxattr },
 	[194] = { "listxattr", "spu", TF, d_listxattr },
 	[195] = { "llistxattr", "spu", TF, d_listxattr },
-	[196] = { "flistxattr", "fpu", TD, NULL },
+	[196] = { "flistxattr", "fpu", TD, d_listxattr },
 	[197] = { "removexattr", "sc", TF, NULL },
 	[198] = { "lremovexattr", "sc", TF, NULL },
 	[199] = { "fremovexattr", "fc", TD, NULL },
@@ -308,19 +308,19 @@ const struct sysent sysent[NR_SYSENT] = {
 	[254] = { "inotify_add_watch", "fsX", TF|TD, d_inotify_add_watch },
 	[255] = { "inotify_rm_watch", "fd", TD, d_inotify_rm_watch },
 	[256] = { "migrate_pages", "dupp", TM, NULL },
-	[257] = { "openat", "asXo", TF|TD, d_openat },
-	[258] = { "mkdirat", "aso", TF|TD, d_dirfd_path_mode },
-	[259] = { "mknodat", "asoU", TF|TD, d_mknodat },
-	[260] = { "fchownat", "asddX", TF|TD, d_fchownat },
+	[257] = { "openat", "asXo", TF|TD, d_open },
+	[258] = { "mkdirat", "aso", TF|TD, NULL },
+	[259] = { "mknodat", "asoU", TF|TD, d_mknod },
+	[260] = { "fchownat", "asddX", TF|TD, d_at_flags },
 	[261] = { "futimesat", "asp", TF|TD, NULL },
-	[262] = { "newfstatat", "aspX", TF|TD|TFST|TSTA, d_newfstatat },
-	[263] = { "unlinkat", "asX", TF|TD, d_unlinkat },
-	[264] = { "renameat", "asas", TF|TD, d_renameat },
-	[265] = { "linkat", "asasX", TF|TD, d_linkat },
-	[266] = { "symlinkat", "cas", TF|TD, d_symlinkat },
-	[267] = { "readlinkat", "aspu", TF|TD, d_readlinkat },
-	[268] = { "fchmodat", "aso", TF|TD, d_fchmodat },
-	[269] = { "faccessat", "asX", TF|TD, d_faccessat },
+	[262] = { "newfstatat", "aspX", TF|TD|TFST|TSTA, d_stat },
+	[263] = { "unlinkat", "asX", TF|TD, d_at_flags },
+	[264] = { "renameat", "asas", TF|TD, NULL },
+	[265] = { "linkat", "asasX", TF|TD, d_at_flags },
+	[266] = { "symlinkat", "cas", TF|TD, d_symlink },
+	[267] = { "readlinkat", "aspu", TF|TD, d_readlink },
+	[268] = { "fchmodat", "aso", TF|TD, NULL },
+	[269] = { "faccessat", "asX", TF|TD, d_access },
 	[270] = { "pselect6", "dppppp", TD, d_select },
 	[271] = { "ppoll", "pUTpu", TD, d_ppoll },
 	[272] = { "unshare", "x", 0, d_unshare },
@@ -357,7 +357,7 @@ const struct sysent sysent[NR_SYSENT] = {
 	[303] = { "name_to_handle_at", "asppX", TF|TD, NULL },
 	[304] = { "open_by_handle_at", "fpX>f", TD, NULL },
 	[305] = { "clock_adjtime", "Cp", TCL, NULL },
-	[306] = { "syncfs", "f", TD, d_fd_only },
+	[306] = { "syncfs", "f", TD, NULL },
 	[307] = { "sendmmsg", "fpUX", TN, d_sendmmsg },
 	[308] = { "setns", "fX", TD, d_setns },
 	[309] = { "getcpu", "ppp", 0, d_getcpu },
@@ -373,7 +373,7 @@ const struct sysent sysent[NR_SYSENT] = {
 	[319] = { "memfd_create", "cX", TD, d_memfd_create },
 	[320] = { "kexec_file_load", "ffucx", TD, NULL },
 	[321] = { "bpf", "dpU", TD, NULL },
-	[322] = { "execveat", "asppX", TF|TD|TP, d_execveat },
+	[322] = { "execveat", "asppX", TF|TD|TP, d_execve },
 	[323] = { "userfaultfd", "X>f", TD, NULL },
 	[324] = { "membarrier", "XXd", 0, d_membarrier },
 	[325] = { "mlock2", "puX", TM, NULL },
@@ -485,42 +485,62 @@ bool sys_class(const char *cls, bool *set)
 	return false;
 }
 
-/* Print the arguments by their kinds in the table. */
-static bool decode_args(struct dec_ctx *c, const char *sig)
+/* Print argument i as its kind in the table says (hex if unknown). */
+void dec_arg(struct dec_ctx *c, int i)
+{
+	const char *k = sys_args(c->nr);
+	char kind = k && i < sys_nargs(c->nr) ? k[i] : 'x';
+
+	switch (kind) {
+	case 'd': dec_int(c, IA(i)); break;
+	case 'D': dec_printf(c, "%ld", (long)A(i)); break;
+	case 'U': dec_uint(c, (unsigned)A(i)); break;
+	case 'u': dec_ulong(c, A(i)); break;
+	case 'p': dec_ptr(c, A(i)); break;
+	case 'f': dec_fd(c, IA(i)); break;
+	case 'a': dec_dirfd(c, IA(i)); break;
+	case 's': dec_path(c, A(i)); break;
+	case 'c': dec_cstr(c, A(i)); break;
+	case 'o': dec_mode(c, (unsigned)A(i)); break;
+	case 'X': dec_hex(c, (unsigned)A(i)); break;
+	case 'S': dec_signal(c, (unsigned)A(i)); break;
+	case 'C': dec_xval(c, xlat_clocks, A(i), "CLOCK_???"); break;
+	case 'T': dec_timespec(c, A(i)); break;
+	default: dec_hex(c, A(i)); break;
+	}
+}
+
+void dec_args(struct dec_ctx *c, int from, int to)
 {
 	int i;
 
-	if (!sig) {
-		for (i = 0; i < 6; i++) {
-			if (i)
-				SEP();
-			dec_hex(c, A(i));
-		}
-		return true;
-	}
-	for (i = 0; sig[i] && sig[i] != '>' && i < 6; i++) {
-		if (i)
+	for (i = from; i < to; i++) {
+		if (i > from)
 			SEP();
-		switch (sig[i]) {
-		case 'd': dec_int(c, IA(i)); break;
-		case 'D': dec_printf(c, "%ld", (long)A(i)); break;
-		case 'U': dec_uint(c, (unsigned)A(i)); break;
-		case 'u': dec_ulong(c, A(i)); break;
-		case 'p': dec_ptr(c, A(i)); break;
-		case 'f': dec_fd(c, IA(i)); break;
-		case 'a': dec_dirfd(c, IA(i)); break;
-		case 's': dec_path(c, A(i)); break;
-		case 'c': dec_cstr(c, A(i)); break;
-		case 'o': dec_mode(c, (unsigned)A(i)); break;
-		case 'X': dec_hex(c, (unsigned)A(i)); break;
-		case 'S': dec_signal(c, (unsigned)A(i)); break;
-		case 'C': dec_xval(c, xlat_clocks, A(i), "CLOCK_???"); break;
-		case 'T': dec_timespec(c, A(i)); break;
-		default: dec_hex(c, A(i)); break;
-		}
+		dec_arg(c, i);
 	}
-	if (sig[i] == '>')
-		c->rval = sig[i + 1] == 'f' ? RV_FD : RV_HEX;
+}
+
+int dec_kind_index(const struct dec_ctx *c, char kind)
+{
+	const char *k = sys_args(c->nr);
+	int i, n = sys_nargs(c->nr);
+
+	for (i = 0; k && i < n; i++)
+		if (k[i] == kind)
+			return i;
+	return -1;
+}
+
+/* A syscall without a decoder: its arguments by their kinds. */
+static bool decode_args(struct dec_ctx *c)
+{
+	const char *k = sys_args(c->nr);
+	int n = sys_nargs(c->nr);
+
+	dec_args(c, 0, n);
+	if (k && k[n] == '>')
+		c->rval = k[n + 1] == 'f' ? RV_FD : RV_HEX;
 	return true;
 }
 
@@ -556,7 +576,7 @@ bool decode_syscall(struct dec_ctx *c)
 	if (s && s->decode)
 		done = s->decode(c);
 	else
-		done = c->exiting || decode_args(c, s ? s->args : NULL);
+		done = c->exiting || decode_args(c);
 	memcpy(c->a, raw, sizeof(raw));
 	return done;
 }

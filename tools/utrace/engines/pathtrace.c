@@ -72,11 +72,11 @@ void trace_path_resolve(struct path_set *ps, bool quiet, int hexstr)
 				struct sbuf b = { 0 };
 
 				sb_puts(&b, "utrace: Requested path ");
-				dec_quoted(&b, hexstr, (unsigned char *)path,
-					   strlen(path), true);
+				dec_quote(&b, hexstr, (unsigned char *)path,
+					   strlen(path), QUOTE_0_TERMINATED);
 				sb_puts(&b, " resolved into ");
-				dec_quoted(&b, hexstr, (unsigned char *)r, strlen(r),
-					   true);
+				dec_quote(&b, hexstr, (unsigned char *)r, strlen(r),
+					   QUOTE_0_TERMINATED);
 				sb_putc(&b, '\n');
 				fwrite(b.p, 1, b.len, stderr);
 				sb_free(&b);
