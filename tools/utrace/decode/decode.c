@@ -486,6 +486,30 @@ void dec_buf(struct dec_ctx *c, unsigned long addr, unsigned long len)
 	dec_buf_ex(c, addr, len, 0);
 }
 
+/*
+ * A field shown decoded (-X abbrev), as its bytes in hex (-X raw), or both
+ * (-X verbose: the bytes, then the decoded text in a comment):
+ * dec_xraw_begin() before the decoded text (false: none to print),
+ * dec_xraw_end() after it.
+ */
+bool dec_xraw_begin(struct dec_ctx *c, const void *raw, size_t n)
+{
+	if (c->xlat_style != DEC_XLAT_ABBREV)
+		dec_quote(c->out, DEC_HEX_ALL, raw, n, 0);
+	if (c->xlat_style == DEC_XLAT_RAW)
+		return false;
+	if (c->xlat_style == DEC_XLAT_VERBOSE)
+		dec_puts(c, " /* ");
+	return true;
+}
+
+void dec_xraw_end(struct dec_ctx *c)
+{
+	if (c->xlat_style == DEC_XLAT_VERBOSE)
+		dec_puts(c, " */");
+}
+
+
 size_t dec_sym_begin(struct dec_ctx *c)
 {
 	c->sym_depth++;

@@ -217,7 +217,7 @@ enum {
 /*
  * Append "<...>" for descriptor fd of thread tid, as set asks; socket
  * details found are kept in cache, shared (counted) by the threads, which
- * may be NULL (sockdiag.c).
+ * may be NULL (fd_decorate.c).
  */
 struct sock_cache;
 struct sock_cache *sock_cache_new(void);
