@@ -146,14 +146,11 @@ bool d_tgkill(struct dec_ctx *c);
 
 /* decode_process.c */
 bool d_arch_prctl(struct dec_ctx *c);
-bool d_capget(struct dec_ctx *c);
-bool d_capset(struct dec_ctx *c);
 bool d_clone(struct dec_ctx *c);
 bool d_clone3(struct dec_ctx *c);
 bool d_execve(struct dec_ctx *c);
 bool d_exit(struct dec_ctx *c);
 bool d_get_robust_list(struct dec_ctx *c);
-bool d_getcpu(struct dec_ctx *c);
 bool d_getgroups(struct dec_ctx *c);
 bool d_getpriority(struct dec_ctx *c);
 bool d_getresuid(struct dec_ctx *c);
@@ -164,15 +161,8 @@ bool d_int2(struct dec_ctx *c);
 bool d_int3(struct dec_ctx *c);
 bool d_ioprio(struct dec_ctx *c);
 bool d_personality(struct dec_ctx *c);
-bool d_prctl(struct dec_ctx *c);
 bool d_prlimit64(struct dec_ctx *c);
 bool d_rseq(struct dec_ctx *c);
-bool d_sched_getaffinity(struct dec_ctx *c);
-bool d_sched_param(struct dec_ctx *c);
-bool d_sched_policy(struct dec_ctx *c);
-bool d_sched_rr_get_interval(struct dec_ctx *c);
-bool d_sched_setaffinity(struct dec_ctx *c);
-bool d_sched_setscheduler(struct dec_ctx *c);
 bool d_set_robust_list(struct dec_ctx *c);
 bool d_set_tid_address(struct dec_ctx *c);
 bool d_setgroups(struct dec_ctx *c);
@@ -182,6 +172,20 @@ bool d_times(struct dec_ctx *c);
 bool d_unshare(struct dec_ctx *c);
 bool d_wait4(struct dec_ctx *c);
 bool d_waitid(struct dec_ctx *c);
+
+/* decode_prctl.c */
+bool d_capget(struct dec_ctx *c);
+bool d_capset(struct dec_ctx *c);
+bool d_prctl(struct dec_ctx *c);
+
+/* decode_sched.c */
+bool d_getcpu(struct dec_ctx *c);
+bool d_sched_getaffinity(struct dec_ctx *c);
+bool d_sched_param(struct dec_ctx *c);
+bool d_sched_policy(struct dec_ctx *c);
+bool d_sched_rr_get_interval(struct dec_ctx *c);
+bool d_sched_setaffinity(struct dec_ctx *c);
+bool d_sched_setscheduler(struct dec_ctx *c);
 
 /* decode_time.c */
 bool d_clock_gettime(struct dec_ctx *c);
