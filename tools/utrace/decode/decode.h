@@ -43,6 +43,8 @@ struct dec_ctx {
 	unsigned long a[6];
 	long ret;		/* valid when exiting */
 	bool exiting;
+	/* restart_syscall: the name of the call it resumes (NULL: unknown). */
+	const char *interrupted;
 	int strsize;		/* -s */
 	unsigned decode_fds;	/* -y, -yy: DF_* */
 	struct sock_cache *sockets;	/* -yy: socket details found so far */

@@ -19,6 +19,17 @@
 #include "decode/decoders.h"
 #include "decode/xlat.h"
 
+/*
+ * As strace: the call the kernel restarts, when this thread's previous
+ * call ended with ERESTART_RESTARTBLOCK (the printer keeps its name).
+ */
+bool d_restart_syscall(struct dec_ctx *c)
+{
+	dec_printf(c, "<... resuming interrupted %s ...>",
+		   c->interrupted ? c->interrupted : "system call");
+	return true;
+}
+
 bool d_uname(struct dec_ctx *c)
 {
 	struct utsname u;

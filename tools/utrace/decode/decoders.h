@@ -227,6 +227,7 @@ bool d_seccomp(struct dec_ctx *c);
 void dec_bpf_fprog(struct dec_ctx *c, unsigned long addr, bool seccomp);
 bool d_sysinfo(struct dec_ctx *c);
 bool d_uname(struct dec_ctx *c);
+bool d_restart_syscall(struct dec_ctx *c);
 bool d_mq_open(struct dec_ctx *c);
 bool d_mq_timedsend(struct dec_ctx *c);
 bool d_mq_timedreceive(struct dec_ctx *c);

@@ -76,6 +76,8 @@ struct pthr {
 	double t_entry;
 	struct timespec tv_entry;
 	int stop_sig;
+	/* The call that ended with ERESTART_RESTARTBLOCK, if the last did. */
+	const char *interrupted;
 	long lead_nr;		/* -n: the syscall of the line */
 	uint64_t lead_ip;	/* -i */
 	bool ip_known;
@@ -672,6 +674,8 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	t->dc.mem_ctx = ctx;
 	t->dc.out = &t->line;
 	t->dc.saved = sc.sp;
+	if (sc.nr == SYS_restart_syscall)
+		t->dc.interrupted = t->interrupted;
 	if (name) {
 		sb_puts(&t->line, name);
 		sb_putc(&t->line, '(');
@@ -818,6 +822,8 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		dec_begin(&t->dc);
 	}
 	t->in_syscall = false;
+	t->interrupted = sc.ret == -516 /* ERESTART_RESTARTBLOCK */ ?
+			 sys_name(t->dc.nr) : NULL;
 	t->dc.ret = sc.ret;
 	t->dc.exiting = true;
 	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
