@@ -38,11 +38,14 @@ def norm(line, pids):
                   lambda m: 'PID' if m.group(0) in pids else m.group(0), line)
 
 
-def parse(path):
-    text = open(path, errors='replace').read().split('\n')
-    pids = {m.group(1) for m in map(LEAD.match, text) if m}
-    procs, order, pending = {}, [], {}
-    for line in text:
+def joined(path):
+    """Each process's lines, raw: (pids in order of appearance, {pid: [line]},
+    {pid: the call left <unfinished ...>, never resumed}).  A call resumes
+    the unfinished one of its own name only (after an execve by another
+    thread, the execve's resumption comes under the leader's pid, after
+    "+++ superseded by execve in pid TID +++")."""
+    order, procs, pending = [], {}, {}
+    for line in open(path, errors='replace').read().split('\n'):
         if not line:
             continue
         m = LEAD.match(line)
@@ -53,38 +56,56 @@ def parse(path):
         if rest.endswith(' <unfinished ...>'):
             pending[pid] = rest[:-len(' <unfinished ...>')]
             continue
+        x = re.match(r'^\+\+\+ superseded by execve in pid (\d+) \+\+\+$', rest)
+        if x and x.group(1) in pending:
+            # The execve of thread x resumes under this pid, the leader's.
+            pending[pid] = pending.pop(x.group(1))
         r = re.match(r'^<\.\.\. (\w+) resumed>(.*)$', rest)
         if r:
-            rest = pending.pop(pid, r.group(1) + '(') + r.group(2)
-        procs[pid].append(norm(rest, pids))
-    return [procs[p] for p in order]
+            head = r.group(1) + '('
+            if pending.get(pid, '').startswith(head):
+                head = pending.pop(pid)
+            rest = head + r.group(2)
+        procs[pid].append(rest)
+    return order, procs, pending
 
 
-a = parse(sys.argv[1])
-b = parse(sys.argv[2])
-used = set()
-total_match = 0
-diffs = []
-for x in a:
-    best, best_m, best_sm = None, -1, None
-    for j, y in enumerate(b):
-        if j in used:
+def parse(path):
+    order, procs, _ = joined(path)
+    pids = set(order)
+    return [[norm(x, pids) for x in procs[p]] for p in order]
+
+
+def main():
+    a = parse(sys.argv[1])
+    b = parse(sys.argv[2])
+    used = set()
+    total_match = 0
+    diffs = []
+    for x in a:
+        best, best_m, best_sm = None, -1, None
+        for j, y in enumerate(b):
+            if j in used:
+                continue
+            sm = difflib.SequenceMatcher(None, x, y, autojunk=False)
+            m = sum(blk.size for blk in sm.get_matching_blocks())
+            if m > best_m:
+                best, best_m, best_sm = j, m, sm
+        if best is None:
             continue
-        sm = difflib.SequenceMatcher(None, x, y, autojunk=False)
-        m = sum(blk.size for blk in sm.get_matching_blocks())
-        if m > best_m:
-            best, best_m, best_sm = j, m, sm
-    if best is None:
-        continue
-    used.add(best)
-    total_match += best_m
-    for tag, i1, i2, j1, j2 in best_sm.get_opcodes():
-        if tag != 'equal':
-            diffs += ['- ' + s[:300] for s in x[i1:i2]]
-            diffs += ['+ ' + s[:300] for s in b[best][j1:j2]]
-total = max(sum(map(len, a)), sum(map(len, b)))
-print('%d %d %.1f' % (total_match, total,
-                      100.0 * total_match / total if total else 100.0))
-if len(sys.argv) > 3:
-    for d in diffs[:int(sys.argv[3])]:
-        print(d, file=sys.stderr)
+        used.add(best)
+        total_match += best_m
+        for tag, i1, i2, j1, j2 in best_sm.get_opcodes():
+            if tag != 'equal':
+                diffs += ['- ' + s[:300] for s in x[i1:i2]]
+                diffs += ['+ ' + s[:300] for s in b[best][j1:j2]]
+    total = max(sum(map(len, a)), sum(map(len, b)))
+    print('%d %d %.1f' % (total_match, total,
+                          100.0 * total_match / total if total else 100.0))
+    if len(sys.argv) > 3:
+        for d in diffs[:int(sys.argv[3])]:
+            print(d, file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()
