@@ -1,44 +1,77 @@
 /*
- * tp_threads [N]: 16 threads each make N getppid() (default 2000), then
- * the process exits with status 5.  Run with a slow trace reader, every
- * one of the 16 * N calls must still be in the trace.
+ * tp_threads [N [T [wait|until]]]: T threads (default 16, at most 64) each
+ * make N getppid() (default 2000), then the process exits with status 5.
+ * Run with a slow trace reader, every one of the T * N calls must still be
+ * in the trace.  With "wait", a byte (or the end) is read from standard
+ * input first (a tracer attaches meanwhile); with "until", the threads
+ * call getppid() until a byte (or the end) comes on standard input (a
+ * tracer is killed meanwhile), and the output does not say how many.
  */
 #include "tp_common.h"
 #include <pthread.h>
 
-#define NTHREADS 16
+#define MAXTHREADS 64
 
 static long n = 2000;
+static int until, stop;
+
+struct th {
+	pthread_t th;
+	long bad, calls;
+};
 
 static void *thread_fn(void *arg)
 {
-	long *bad = arg;
+	struct th *t = arg;
 	long ppid = getppid();
 
-	for (long i = 0; i < n; i++)
+	for (long i = 0; until ? !__atomic_load_n(&stop, __ATOMIC_RELAXED) :
+	     i < n; i++) {
 		if (syscall(SYS_getppid) != ppid)
-			++*bad;
+			t->bad++;
+		t->calls++;
+	}
 	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	pthread_t th[NTHREADS];
-	long bad[NTHREADS] = { 0 }, sum = 0;
+	struct th th[MAXTHREADS];
+	long bad = 0, calls = 0;
+	int nt = 16;
+	char c;
 
 	if (argc > 1)
 		n = atol(argv[1]);
-	for (int i = 0; i < NTHREADS; i++)
-		if (pthread_create(&th[i], NULL, thread_fn, &bad[i]))
+	if (argc > 2)
+		nt = atoi(argv[2]);
+	if (nt < 1 || nt > MAXTHREADS)
+		return 2;
+	if (argc > 3 && !strcmp(argv[3], "wait") && read(0, &c, 1) < 0)
+		return 2;
+	until = argc > 3 && !strcmp(argv[3], "until");
+	memset(th, 0, sizeof(th));
+	for (int i = 0; i < nt; i++)
+		if (pthread_create(&th[i].th, NULL, thread_fn, &th[i]))
 			return 1;
-	for (int i = 0; i < NTHREADS; i++) {
-		pthread_join(th[i], NULL);
-		sum += bad[i];
+	if (until) {
+		if (read(0, &c, 1) < 0)
+			return 2;
+		__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	}
-	printf("threads: %d x %ld getppid, %ld wrong results\n", NTHREADS, n,
-	       sum);
+	for (int i = 0; i < nt; i++) {
+		pthread_join(th[i].th, NULL);
+		bad += th[i].bad;
+		calls += th[i].calls;
+	}
+	if (until)
+		printf("threads: %d calling getppid until told, %ld wrong "
+		       "results\n", nt, bad);
+	else
+		printf("threads: %d x %ld getppid, %ld wrong results\n", nt, n,
+		       bad);
 	/* Each thread's loop and its getppid() before it. */
-	tp_expect(NTHREADS * (n + 1), "getppid\\(\\) = \\d+");
+	tp_expect(calls + nt, "getppid\\(\\) = \\d+");
 	tp_expect_write();
 	return 5;
 }
