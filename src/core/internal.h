@@ -14,11 +14,10 @@
 #include <sys/resource.h>
 #include <linux/ptrace.h>
 #include "utrace.h"
-
-#define UTRACE_EXPORT __attribute__((visibility("default")))
+#include "core/layer.h"
+#include "core/proc.h"
 
 #define UTRACE__EVENT_MASK	((1UL << _UTRACE_NEVENTS) - 1)
-#define UTRACE__SYSSET_BITS	1024
 
 /* struct utrace_engine.flags (atomic) */
 enum {
@@ -42,28 +41,6 @@ struct utrace_engine {
 	struct utrace_engine *prev, *next;
 	uint64_t *sysset;		/* NULL: every syscall */
 	bool first;			/* linked before the others (loop thread) */
-};
-
-/*
- * utrace__attach flag: the new engine goes before every engine attached to
- * the thread so far instead of after them (a queue's UTRACE_WATCH_FIRST).
- */
-#define UTRACE__ATTACH_FIRST	0x10000
-
-/* Where a stopped thread sits, which decides how it is restarted. */
-enum utrace__stop {
-	STOP_NONE,		/* running */
-	STOP_SPAWN,		/* SIGSTOP before execve of utrace_spawn */
-	STOP_INITIAL,		/* first stop of an auto-attached child */
-	STOP_SYSCALL_ENTRY,
-	STOP_SYSCALL_EXIT,
-	STOP_SIGNAL,		/* signal-delivery stop */
-	STOP_STEP,		/* trap after a single/block step */
-	STOP_GROUP,		/* job-control stop (restart with LISTEN) */
-	STOP_INTERRUPT,		/* PTRACE_INTERRUPT or LISTEN re-trap */
-	STOP_CLONE,		/* PTRACE_EVENT_CLONE/FORK/VFORK */
-	STOP_EXEC,
-	STOP_EXIT,
 };
 
 enum utrace__thstate {
@@ -231,14 +208,20 @@ struct utrace_tracer {
 	bool dispatching;			/* loop thread in dispatch_once */
 	unsigned ncallers;			/* threads waiting in utrace__call */
 	pthread_t waiter;
-	struct utrace_queue *queues;		/* queue.c: polled after dispatch */
-	struct utrace__server *server;		/* serve.c: utrace_tracer_serve */
-	void *pemu;				/* ptrace emulation (ptrace_emu.c) */
+	/*
+	 * The layers' hooks (layer.c): filled in registration order, each
+	 * entry written before nlayers counts it, so any thread may read
+	 * the first nlayers; the loop thread runs them in lorder's order.
+	 */
+	struct utrace__hook {
+		const struct utrace__layer *ops;
+		void *data;
+	} layers[UTRACE__NLAYERS];
+	atomic_uint nlayers;
+	unsigned char lorder[UTRACE__NLAYERS];
 };
 
 /* loop.c */
-bool utrace__on_loop(const struct utrace_tracer *t);
-int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg);
 
 /* thread.c */
 struct uthread *utrace__thread_find(struct utrace_tracer *t, pid_t tid);
@@ -265,9 +248,6 @@ struct utrace_engine *utrace__engine_new(struct uthread *th,
 					 void *data);
 void utrace__engine_mark_detached(struct utrace_engine *e);
 void utrace__engine_unlink(struct utrace_engine *e);
-int utrace__attach(struct utrace_tracer *t, pid_t tid, int flags,
-		   const struct utrace_engine_ops *ops, void *data,
-		   struct utrace_engine **engine);
 bool utrace__engine_wants_nr(const struct utrace_engine *e, long nr);
 
 /* report.c: reporting passes (pure logic: callbacks, no ptrace) */
@@ -312,8 +292,6 @@ struct utrace__follow {
 void utrace__follow_clone(struct uthread *th, pid_t child,
 			  unsigned long clone_flags);
 void utrace__follow_free(struct uthread *th);
-int utrace__follow(struct utrace_tracer *t, pid_t tid, unsigned flags,
-		   utrace_follow_fn fn, void *arg, bool threads);
 
 /* stops.c */
 void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status,
@@ -327,46 +305,12 @@ void utrace__signal_pass(struct uthread *th, bool set_info);
 void utrace__group_stop(struct uthread *th);
 void utrace__await_first_stop(struct uthread *th);
 
-/* queue.c */
-void utrace__queue_poll(struct utrace_tracer *t);
-int utrace__run_requests(struct utrace_tracer *t);
+/* layer.c: the hooks */
+void utrace__layers_after_dispatch(struct utrace_tracer *t);
+void utrace__layers_closing(struct utrace_tracer *t);
+void utrace__layers_free(struct utrace_tracer *t);
+bool utrace__layers_foreign_seccomp(struct uthread *th, uint32_t data);
 
-/* serve.c: a serving tracer; remote.c: a connected queue */
-struct utrace__conn;
-void utrace__serve_dir(uid_t uid, char *buf, size_t size);
-int utrace__serve_dir_ok(const char *dir, uid_t uid);
-void utrace__serve_end(struct utrace_tracer *t);
-void utrace__serve_poll(struct utrace_tracer *t);
-struct utrace_queue *utrace__queue_remote(struct utrace__conn *c);
-int utrace__rq_watch(struct utrace__conn *c, pid_t tid, unsigned flags,
-		     unsigned long events, unsigned long hold);
-int utrace__rq_unwatch(struct utrace__conn *c, pid_t tid, unsigned flags);
-int utrace__rq_set_syscalls(struct utrace__conn *c, pid_t tid,
-			    const long *nrs, size_t n);
-int utrace__rq_reply(struct utrace__conn *c, uint64_t id,
-		     const struct utrace_reply *r);
-int utrace__rq_stop(struct utrace__conn *c, pid_t pid, int timeout_ms);
-int utrace__rq_resume(struct utrace__conn *c, pid_t pid);
-int utrace__rq_regs(struct utrace__conn *c, pid_t tid,
-		    struct user_regs_struct *out,
-		    const struct user_regs_struct *in);
-ssize_t utrace__rq_memv(struct utrace__conn *c, pid_t tid,
-			const struct utrace_iov *iov, size_t n, bool write);
-ssize_t utrace__rq_regset(struct utrace__conn *c, pid_t tid,
-			  unsigned int type, void *buf, size_t len,
-			  bool write);
-int utrace__rq_debugreg(struct utrace__conn *c, pid_t tid, int n,
-			uint64_t *value, bool write);
-int utrace__rq_resume_thread(struct utrace__conn *c, pid_t tid,
-			     uint32_t action);
-int utrace__rq_next(struct utrace__conn *c, struct utrace_event *ev,
-		    int timeout_ms);
-int utrace__rq_fd(struct utrace__conn *c);
-void utrace__rq_free(struct utrace__conn *c);
-
-/* proc.c */
-bool utrace__proc_status(pid_t tid, char *buf, size_t size);
-const char *utrace__proc_field(const char *buf, const char *name);
 
 /* signal.c */
 unsigned long utrace__signal_class(struct uthread *th, int sig,
@@ -387,10 +331,6 @@ void utrace__release_spawned(struct utrace_tracer *t);
 struct sock_filter *utrace__spawn_filter_buf(void);
 unsigned short *utrace__spawn_filter_len(void);
 
-/* ptrace_emu.c */
-void utrace__pemu_free(struct utrace_tracer *t);
-pid_t utrace__pemu_tracer_of(struct utrace_tracer *t, pid_t tid);
-void utrace__pemu_seccomp(struct uthread *th, uint32_t data);
 /*
  * SECCOMP_RET_DATA of our filter's RET_TRACE (filter.c), from the tracer's
  * pid so that a tracer traced by another (nested) marks its filter apart:

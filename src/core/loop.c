@@ -210,7 +210,7 @@ static int run_requests(struct utrace_tracer *t)
 	return n;
 }
 
-/* Run the calls other threads carried here (serve.c, while it ends). */
+/* Run the calls other threads carried here (a layer's closing hook). */
 int utrace__run_requests(struct utrace_tracer *t)
 {
 	return run_requests(t);
@@ -316,6 +316,12 @@ UTRACE_EXPORT int utrace_tracer_set_options(struct utrace_tracer *t,
 		return -EINVAL;
 	atomic_store(&t->options, options);
 	return 0;
+}
+
+void utrace__tracer_add_options(struct utrace_tracer *t, unsigned options)
+{
+	if (~atomic_load(&t->options) & options)
+		atomic_fetch_or(&t->options, options);
 }
 
 static void bump_gen(struct utrace_tracer *t)
@@ -525,13 +531,30 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 	n += handle_queue(t);
 	run_requests(t);
 	utrace__settle_all(t);
-	if (t->queues)
-		utrace__queue_poll(t);
-	if (t->server)
-		utrace__serve_poll(t);
+	utrace__layers_after_dispatch(t);
 	t->dispatching = false;
 	bump_gen(t);
 	return n;
+}
+
+void utrace__settle_now(struct utrace_tracer *t)
+{
+	if (!utrace__on_loop(t) || t->dispatching)
+		return;
+	t->dispatching = true;
+	utrace__settle_all(t);
+	utrace__layers_after_dispatch(t);
+	t->dispatching = false;
+}
+
+bool utrace__settle_pending(const struct utrace_tracer *t)
+{
+	return t->settle != NULL;
+}
+
+unsigned utrace__nthreads(const struct utrace_tracer *t)
+{
+	return t->nthreads;
 }
 
 /*
@@ -879,8 +902,11 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 
 	if (!t)
 		return;
-	/* Joiners first: their queues need the loop to go. */
-	utrace__serve_end(t);
+	/*
+	 * Layers first (joiners: their queues need the loop to go), while
+	 * every thread is traced and calls from other threads still run.
+	 */
+	utrace__layers_closing(t);
 	if (t->waiter_started) {
 		pthread_mutex_lock(&t->lock);
 		t->waiter_stop = true;
@@ -922,7 +948,7 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 	atomic_fetch_sub(&ntracers, 1);
 	pthread_mutex_unlock(&tracers_lock);
 	free(killed.tids);
-	utrace__pemu_free(t);
+	utrace__layers_free(t);
 	if (t->efd >= 0)
 		close(t->efd);
 	/* Threads still in utrace__call leave it before the lock goes. */

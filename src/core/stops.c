@@ -132,10 +132,11 @@ static void syscall_stop(struct uthread *th)
 			th->entry_reported = false;
 			syscall_entry(th, &in);
 		}
-		/* A filter of the program's own (ptrace_emu.c). */
+		/* A filter of the program's own: a layer's, or ENOSYS. */
 		if (!th->filtered ||
 		    in.seccomp.ret_data != utrace__filter_data(th->t))
-			utrace__pemu_seccomp(th, in.seccomp.ret_data);
+			utrace__layers_foreign_seccomp(th,
+						       in.seccomp.ret_data);
 		break;
 	case PTRACE_SYSCALL_INFO_ENTRY:
 		th->entry_reported = true;

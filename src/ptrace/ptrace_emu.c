@@ -18,7 +18,8 @@
  * (a process this tracer does not trace, waits for real children) is left
  * to the kernel.
  *
- * State lives on the tracer (t->pemu): every traced thread with the engine
+ * State lives on the tracer (the layer's data, pe_layer): every traced
+ * thread with the engine
  * has a struct pe_thread, kept after the thread is gone while its inner
  * tracer has not yet collected its death.
  */
@@ -2013,11 +2014,13 @@ static const struct utrace_engine_ops pe_ops = {
 
 /* -- Public entry ------------------------------------------------------------------------- */
 
+static const struct utrace__layer pe_layer;
+
 static int do_emulate(void *arg)
 {
 	struct { struct utrace_tracer *t; pid_t tid; } *a = arg;
 	struct utrace_tracer *t = a->t;
-	struct pe *pe = t->pemu;
+	struct pe *pe = utrace__layer_data(t, &pe_layer);
 	struct pe_thread *p;
 	struct uthread *th;
 	int err;
@@ -2027,7 +2030,11 @@ static int do_emulate(void *arg)
 		if (!pe)
 			return -ENOMEM;
 		pe->t = t;
-		t->pemu = pe;
+		err = utrace__layer_register(t, &pe_layer, pe);
+		if (err) {
+			free(pe);
+			return err;
+		}
 	}
 	p = pe_find(pe, a->tid);
 	if (p && p->e)
@@ -2076,19 +2083,18 @@ UTRACE_EXPORT int utrace_emulate_ptrace(struct utrace_tracer *t, pid_t tid)
 	return utrace__call(t, do_emulate, &a);
 }
 
-/**
- * utrace__pemu_seccomp - a SECCOMP_RET_TRACE stop of the program's filter
- * @th: the thread, at that stop (stops.c, after any syscall-entry report)
- * @data: the filter's SECCOMP_RET_DATA
- *
- * An inner tracer with PTRACE_O_TRACESECCOMP gets a PTRACE_EVENT_SECCOMP
- * stop; otherwise the call fails with ENOSYS, as the kernel fails it for a
- * thread whose tracer did not ask for these stops (or that has none).
+/*
+ * A SECCOMP_RET_TRACE stop of the program's filter (the layer's hook, after
+ * any syscall-entry report; @data: the filter's SECCOMP_RET_DATA): an
+ * inner tracer with PTRACE_O_TRACESECCOMP gets a PTRACE_EVENT_SECCOMP
+ * stop; otherwise the core fails the call with ENOSYS, as the kernel does
+ * for a thread whose tracer did not ask for these stops (or that has none).
  */
-void utrace__pemu_seccomp(struct uthread *th, uint32_t data)
+static bool pe_foreign_seccomp(struct utrace_tracer *t, void *arg, pid_t tid,
+			       uint32_t data, uint32_t arch)
 {
-	struct pe *pe = th->t->pemu;
-	struct pe_thread *p = pe ? pe_find(pe, th->tid) : NULL;
+	struct pe *pe = arg;
+	struct pe_thread *p = pe_find(pe, tid);
 
 	if (p && p->e && p->tracer && (p->opts & PTRACE_O_TRACESECCOMP)) {
 		int code = SIGTRAP | (PTRACE_EVENT_SECCOMP << 8);
@@ -2097,25 +2103,19 @@ void utrace__pemu_seccomp(struct uthread *th, uint32_t data)
 		stop_event(&s, p, PTRACE_EVENT_SECCOMP, SIGTRAP, data);
 		s.kind = PK_SECCOMP;
 		s.status = (code << 8) | 0x7f;
-		s.arch = th->sc.arch ? th->sc.arch : AUDIT_ARCH_X86_64;
+		s.arch = arch;
 		publish_or_queue(p, &s);
 		utrace_control(p->e, UTRACE_STOP);
-		return;
+		return true;
 	}
-	if (!th->abort) {
-		th->abort = true;
-		th->ret_set = true;
-		th->ret_val = -ENOSYS;
-	}
+	return false;
 }
 
 /* utrace_tracer_free: after every engine is gone. */
-void utrace__pemu_free(struct utrace_tracer *t)
+static void pe_free(struct utrace_tracer *t, void *arg)
 {
-	struct pe *pe = t->pemu;
+	struct pe *pe = arg;
 
-	if (!pe)
-		return;
 	while (pe->threads) {
 		struct pe_thread *p = pe->threads;
 
@@ -2123,30 +2123,36 @@ void utrace__pemu_free(struct utrace_tracer *t)
 		free(p);
 	}
 	free(pe);
-	t->pemu = NULL;
 }
 
 static int do_tracer_of(void *arg)
 {
-	struct { struct utrace_tracer *t; pid_t tid; } *a = arg;
-	struct pe *pe = a->t->pemu;
-	struct pe_thread *q = pe ? pe_find(pe, a->tid) : NULL;
+	struct { struct pe *pe; pid_t tid; } *a = arg;
+	struct pe_thread *q = pe_find(a->pe, a->tid);
 
 	return q && q->tracer ? q->tracer_tgid : 0;
 }
 
-/**
- * utrace__pemu_tracer_of - the program that traces @tid through the emulation
- * Returns its process id, or 0 when no traced program ptraces @tid.  Any
- * thread may call it (the server's, at a joiner's HELLO).
+/*
+ * The program that traces @tid through the emulation (the layer's hook):
+ * its process id, or 0 when no traced program ptraces @tid.  Any thread
+ * (the server's, at a joiner's HELLO).
  */
-pid_t utrace__pemu_tracer_of(struct utrace_tracer *t, pid_t tid)
+static pid_t pe_tracer_of(struct utrace_tracer *t, void *arg, pid_t tid)
 {
-	struct { struct utrace_tracer *t; pid_t tid; } a = { t, tid };
+	struct { struct pe *pe; pid_t tid; } a = { arg, tid };
 	int r;
 
-	if (!t || tid <= 0 || !t->pemu)
+	if (tid <= 0)
 		return 0;
 	r = utrace__call(t, do_tracer_of, &a);
 	return r > 0 ? r : 0;
 }
+
+/* A layer on the core alone: its hooks. */
+static const struct utrace__layer pe_layer = {
+	.order = 10,
+	.free = pe_free,
+	.foreign_seccomp = pe_foreign_seccomp,
+	.tracer_of = pe_tracer_of,
+};

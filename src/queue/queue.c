@@ -22,10 +22,12 @@
  * Threading: records (the FIFO, its count, the eventfd) are shared under
  * q->lock.  Everything else (watched threads, holds, all-stops) lives on the
  * loop thread; calls from other threads are carried there (utrace__call).
- * The loop calls utrace__queue_poll after each dispatch to see which
- * threads an all-stop has brought to a stop.
+ * The queue layer's after_dispatch hook (q_after_dispatch) looks, after
+ * each dispatch, at which threads an all-stop has brought to a stop.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +38,9 @@
 #include <elf.h>
 #include <linux/sched.h>
 
-#include "core/internal.h"
+#include "core/layer.h"
+#include "core/proc.h"
+#include "share/share.h"
 
 /* Events a queue can record; DEATH cannot be held. */
 #define Q_RECORDABLE	(UTRACE_EVENT(CLONE) | UTRACE_EVENT(EXEC) | \
@@ -101,7 +105,7 @@ struct qstop {
 struct utrace_queue {
 	struct utrace__conn *conn;	/* connected (remote.c): calls go there */
 	struct utrace_tracer *t;
-	struct utrace_queue *next;	/* t->queues */
+	struct utrace_queue *next;	/* qlayer.queues */
 	/* loop thread only */
 	struct qthread **buckets;
 	unsigned nbuckets, nthreads;
@@ -120,6 +124,11 @@ struct utrace_queue {
 	unsigned waiters;		/* threads in pthread_cond_wait */
 	int efd;			/* -1 until utrace_queue_fd */
 	const struct watch_args *watching;	/* do_watch in progress */
+};
+
+/* The queue layer's state on a tracer (loop thread). */
+struct qlayer {
+	struct utrace_queue *queues;
 };
 
 struct watch_args {
@@ -265,10 +274,9 @@ static void qt_set_stepping(struct qthread *qt, int step)
  */
 static bool qt_in_stop(const struct qthread *qt)
 {
-	const struct uthread *th = qt->e->th;
+	enum utrace__stop s = utrace__engine_stop(qt->e);
 
-	return th && th->state == TH_STOPPED &&
-	       th->stop != STOP_CLONE && th->stop != STOP_EXEC;
+	return s != STOP_NONE && s != STOP_CLONE && s != STOP_EXEC;
 }
 
 static void dead_id(struct utrace_queue *q, uint64_t id)
@@ -459,26 +467,6 @@ static int record(struct qthread *qt, struct qrec *r, bool can_hold)
 static uint32_t pass_on(uint32_t action, int vote)
 {
 	return (action & ~UTRACE_RESUME_MASK) | (uint32_t)vote;
-}
-
-/*
- * A call that lets threads go, made on the loop thread between two
- * dispatches (a single-threaded consumer's reply, resume, unwatch or free):
- * carry it out now, as the next dispatch would first thing, so the threads
- * run at once instead of whenever the caller dispatches again (it may not,
- * or not soon).  Inside a dispatch (a callback) the dispatch does it.
- */
-static void settle_now(struct utrace_tracer *t)
-{
-	if (!utrace__on_loop(t) || t->dispatching)
-		return;
-	t->dispatching = true;
-	utrace__settle_all(t);
-	if (t->queues)
-		utrace__queue_poll(t);
-	if (t->server)
-		utrace__serve_poll(t);
-	t->dispatching = false;
 }
 
 /* -- Carrying out replies ------------------------------------------------ */
@@ -778,7 +766,7 @@ static uint32_t q_jctl(uint32_t action, struct utrace_engine *e, int type,
  * it is replying to a plain event: the resume action is used, the signal
  * bits are not (there is no signal to deliver).
  */
-static int step_done(struct qthread *qt, const struct uthread *th)
+static int step_done(struct qthread *qt)
 {
 	bool held = qt->hold & UTRACE_EVENT(SIGNAL);
 	struct utrace_event *ev;
@@ -791,7 +779,7 @@ static int step_done(struct qthread *qt, const struct uthread *th)
 	ev = rec_begin(qt, UTRACE_EVENT(SIGNAL), &r);
 	if (!ev)
 		return UTRACE_STOP;
-	ev->info = th->si;
+	utrace__engine_siginfo(qt->e, &ev->info);
 	ev->action = UTRACE_SIGNAL_REPORT;
 	vote = record(qt, r, true);
 	if (held)
@@ -803,13 +791,12 @@ static uint32_t q_quiesce(uint32_t action, struct utrace_engine *e,
 			  unsigned long event)
 {
 	struct qthread *qt = utrace_engine_data(e);
-	const struct uthread *th = e->th;
 
 	/* Only asked for to carry out a reply; the entry pass drops it. */
 	if (!qt->replied)
 		qt_set_quiesce(qt, false);
-	if (qt->stepping && !event && th && th->stop == STOP_STEP)
-		return pass_on(action, step_done(qt, th));
+	if (qt->stepping && !event && utrace__engine_stop(e) == STOP_STEP)
+		return pass_on(action, step_done(qt));
 	return pass_on(action, qt_vote(qt));
 }
 
@@ -926,13 +913,12 @@ static bool stop_scan(struct utrace_queue *q, struct qstop *s)
 	return !sc.missing;
 }
 
-/**
- * utrace__queue_poll - after a dispatch: which all-stops are complete
- * Loop thread.
- */
-void utrace__queue_poll(struct utrace_tracer *t)
+/* After a dispatch (the layer's hook): which all-stops are complete. */
+static void q_after_dispatch(struct utrace_tracer *t, void *data)
 {
-	for (struct utrace_queue *q = t->queues; q; q = q->next) {
+	struct qlayer *ql = data;
+
+	for (struct utrace_queue *q = ql->queues; q; q = q->next) {
 		if (!q->stops_pending)
 			continue;
 		q->stops_pending = 0;
@@ -1156,7 +1142,7 @@ UTRACE_EXPORT int utrace_queue_resume(struct utrace_queue *q, pid_t pid)
 	if (!q || pid <= 0)
 		return -EINVAL;
 	n = utrace__call(q->t, do_resume, &a);
-	settle_now(q->t);
+	utrace__settle_now(q->t);
 	return n;
 }
 
@@ -1330,7 +1316,7 @@ UTRACE_EXPORT int utrace_queue_unwatch(struct utrace_queue *q, pid_t tid,
 	if (!q || tid <= 0 || (flags & ~(unsigned)Q_WATCH_FLAGS))
 		return -EINVAL;
 	err = utrace__call(q->t, do_unwatch, &a);
-	settle_now(q->t);
+	utrace__settle_now(q->t);
 	return err;
 }
 
@@ -1476,7 +1462,7 @@ UTRACE_EXPORT int utrace_queue_reply(struct utrace_queue *q, uint64_t id,
 				     UTRACE_SIGNAL_HOLD)))
 		return -EINVAL;
 	err = utrace__call(q->t, do_reply, &a);
-	settle_now(q->t);
+	utrace__settle_now(q->t);
 	return err;
 }
 
@@ -1575,14 +1561,14 @@ static int next_loop(struct utrace_queue *q, struct utrace_event *ev,
 		 * which can make records (a held signal reported again)
 		 * with no new wait status: settle before blocking.
 		 */
-		if (q->t->settle) {
+		if (utrace__settle_pending(q->t)) {
 			err = utrace_dispatch(q->t, 0);
 			if (err < 0)
 				return err;
 			continue;
 		}
 		/* Nothing traced: nothing can come (as utrace_run returns). */
-		if (timeout_ms == 0 || !q->t->nthreads)
+		if (timeout_ms == 0 || !utrace__nthreads(q->t))
 			return 0;
 		if (timeout_ms > 0) {
 			left = (int)(deadline - q_now_ms());
@@ -1941,18 +1927,42 @@ UTRACE_EXPORT int utrace_queue_resume_thread(struct utrace_queue *q,
 	    (action != UTRACE_RESUME && action != UTRACE_SINGLESTEP))
 		return -EINVAL;
 	err = utrace__call(q->t, do_resume_thread, &a);
-	settle_now(q->t);
+	utrace__settle_now(q->t);
 	return err;
 }
 
 /* -- The queue ----------------------------------------------------------- */
 
+static void q_layer_free(struct utrace_tracer *t, void *data)
+{
+	free(data);
+}
+
+/* Below the layers built on queues (sharing): order 10. */
+static const struct utrace__layer q_layer = {
+	.order = 10,
+	.after_dispatch = q_after_dispatch,
+	.free = q_layer_free,
+};
+
 static int do_register(void *arg)
 {
 	struct utrace_queue *q = arg;
+	struct qlayer *ql = utrace__layer_data(q->t, &q_layer);
+	int err;
 
-	q->next = q->t->queues;
-	q->t->queues = q;
+	if (!ql) {
+		ql = calloc(1, sizeof(*ql));
+		if (!ql)
+			return -ENOMEM;
+		err = utrace__layer_register(q->t, &q_layer, ql);
+		if (err) {
+			free(ql);
+			return err;
+		}
+	}
+	q->next = ql->queues;
+	ql->queues = q;
 	return 0;
 }
 
@@ -2013,9 +2023,10 @@ static void forget_one(struct qthread *qt, void *arg)
 static int do_free(void *arg)
 {
 	struct utrace_queue *q = arg;
+	struct qlayer *ql = utrace__layer_data(q->t, &q_layer);
 
 	qt_each(q, forget_one, NULL);
-	for (struct utrace_queue **pp = &q->t->queues; *pp;
+	for (struct utrace_queue **pp = &ql->queues; *pp;
 	     pp = &(*pp)->next) {
 		if (*pp == q) {
 			*pp = q->next;
@@ -2041,7 +2052,7 @@ UTRACE_EXPORT void utrace_queue_free(struct utrace_queue *q)
 		return;
 	}
 	if (utrace__call(q->t, do_free, q) == 0) {
-		settle_now(q->t);
+		utrace__settle_now(q->t);
 	} else {
 		/*
 		 * The loop will never run again (-EDEADLK): nothing can be

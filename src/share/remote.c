@@ -12,6 +12,8 @@
  * records that were already read wait in the FIFO.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +25,9 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
-#include "core/internal.h"
+#include "core/layer.h"
+#include "core/proc.h"
+#include "share/share.h"
 #include "share/wire.h"
 
 struct rrec {

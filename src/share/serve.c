@@ -20,6 +20,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -33,7 +35,9 @@
 #include <sys/time.h>
 #include <sys/un.h>
 
-#include "core/internal.h"
+#include "core/layer.h"
+#include "core/proc.h"
+#include "share/share.h"
 #include "share/wire.h"
 
 #ifndef SO_PEERPIDFD
@@ -88,6 +92,23 @@ struct utrace__server {
 	atomic_uint nconns;
 	atomic_bool urgent;		/* a kick that must not wait */
 };
+
+/*
+ * The sharing layer's state on a tracer (its hooks' data), registered by
+ * the first utrace_tracer_serve: the server while it serves.
+ */
+struct share_layer {
+	struct utrace__server *_Atomic server;
+};
+
+static const struct utrace__layer share_layer_ops;
+
+static struct utrace__server *server_of(struct utrace_tracer *t)
+{
+	struct share_layer *sl = utrace__layer_data(t, &share_layer_ops);
+
+	return sl ? atomic_load(&sl->server) : NULL;
+}
 
 /* -- Where the socket lives ---------------------------------------------- */
 
@@ -613,7 +634,7 @@ static int handle(struct sconn *c, const struct w_hdr *h, const uint8_t *body,
 			 * program is its tracer; our HELLO names it and the
 			 * client goes there (remote.c).
 			 */
-			pid_t inner = utrace__pemu_tracer_of(c->t, w->pid);
+			pid_t inner = utrace__tracer_of(c->t, w->pid);
 
 			if (inner > 0) {
 				me.pid = inner;
@@ -1016,6 +1037,7 @@ static void *server_main(void *arg)
 UTRACE_EXPORT int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags)
 {
 	struct utrace__server *s;
+	struct share_layer *sl;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char dir[64];
 	sigset_t all, old;
@@ -1025,8 +1047,19 @@ UTRACE_EXPORT int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags)
 		return -EINVAL;
 	if (!utrace__on_loop(t))
 		return -EPERM;
-	if (t->server)
+	sl = utrace__layer_data(t, &share_layer_ops);
+	if (sl && atomic_load(&sl->server))
 		return -EALREADY;
+	if (!sl) {
+		sl = calloc(1, sizeof(*sl));
+		if (!sl)
+			return -ENOMEM;
+		err = utrace__layer_register(t, &share_layer_ops, sl);
+		if (err) {
+			free(sl);
+			return err;
+		}
+	}
 	utrace__serve_dir(geteuid(), dir, sizeof(dir));
 	err = make_dir(dir);
 	if (err)
@@ -1062,7 +1095,7 @@ UTRACE_EXPORT int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags)
 		unlink(s->path);
 		goto fail;
 	}
-	t->server = s;
+	atomic_store(&sl->server, s);
 	return 0;
 fail:
 	if (s->lfd >= 0)
@@ -1098,14 +1131,15 @@ static void drain(struct sconn *c, long deadline)
 	}
 }
 
-/**
- * utrace__serve_poll - after a dispatch (loop thread): send the records it
+/*
+ * After a dispatch (the layer's hook, loop thread): send the records it
  * made to their joiners at once, without waking the server thread.  A
  * connection the server thread is working on is left to it (kick).
  */
-void utrace__serve_poll(struct utrace_tracer *t)
+static void serve_poll(struct utrace_tracer *t, void *data)
 {
-	struct utrace__server *s = t->server;
+	struct share_layer *sl = data;
+	struct utrace__server *s = atomic_load(&sl->server);
 	bool wake = false;
 
 	/*
@@ -1113,7 +1147,7 @@ void utrace__serve_poll(struct utrace_tracer *t)
 	 * the lock.  A joiner's records exist only after its watch request,
 	 * which the loop ran after the connection was counted.
 	 */
-	if (!atomic_load(&s->nconns))
+	if (!s || !atomic_load(&s->nconns))
 		return;
 	pthread_mutex_lock(&s->lock);
 	for (struct sconn *c = s->conns; c; c = c->next) {
@@ -1150,14 +1184,15 @@ void utrace__serve_poll(struct utrace_tracer *t)
 	}
 }
 
-/**
- * utrace__serve_end - stop serving (utrace_tracer_free, loop thread)
+/*
+ * Stop serving (the layer's closing hook: utrace_tracer_free, loop thread).
  * Every joiner's connection closes (they see -ENOTCONN after the records
  * already sent) and its watches go.
  */
-void utrace__serve_end(struct utrace_tracer *t)
+static void serve_end(struct utrace_tracer *t, void *data)
 {
-	struct utrace__server *s = t->server;
+	struct share_layer *sl = data;
+	struct utrace__server *s = atomic_load(&sl->server);
 	uint64_t one = 1;
 	long deadline;
 
@@ -1196,9 +1231,25 @@ void utrace__serve_end(struct utrace_tracer *t)
 	close(s->lfd);
 	close(s->wfd);
 	pthread_mutex_destroy(&s->lock);
+	atomic_store(&sl->server, NULL);
 	free(s);
-	t->server = NULL;
 }
+
+static void share_layer_free(struct utrace_tracer *t, void *data)
+{
+	free(data);
+}
+
+/*
+ * Above the queues it serves joiners with (order 10): its after_dispatch
+ * sends the records its queues made (an all-stop's too).
+ */
+static const struct utrace__layer share_layer_ops = {
+	.order = 20,
+	.after_dispatch = serve_poll,
+	.closing = serve_end,
+	.free = share_layer_free,
+};
 
 /**
  * utrace_tracer_joiners - how many joiners are connected now
@@ -1210,6 +1261,6 @@ UTRACE_EXPORT int utrace_tracer_joiners(struct utrace_tracer *t)
 
 	if (!t)
 		return -EINVAL;
-	s = t->server;
+	s = server_of(t);
 	return s ? (int)atomic_load(&s->nconns) : 0;
 }

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the layers built on the core (src/queue, src/share, src/ptrace,
+ * src/record) may use of it beside the public engine API.  Layers include
+ * this header, never core/internal.h: struct utrace_tracer, struct
+ * uthread and struct utrace_engine stay the core's.
+ *
+ * The core never names a layer.  A layer that needs the core to call it
+ * registers a table of hooks on the tracer (utrace__layer_register), once,
+ * and finds its own state again with utrace__layer_data.  Tables stay
+ * registered until utrace_tracer_free, whose last step is each table's
+ * free hook.
+ */
+#ifndef UTRACE_CORE_LAYER_H
+#define UTRACE_CORE_LAYER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+#include "utrace.h"
+
+#define UTRACE_EXPORT __attribute__((visibility("default")))
+
+/* Syscall numbers an engine's set may hold: 0 to UTRACE__SYSSET_BITS - 1. */
+#define UTRACE__SYSSET_BITS	1024
+
+/* -- Hooks ----------------------------------------------------------------- */
+
+/*
+ * A layer's hooks.  Every one may be NULL.  @data is what the layer gave
+ * utrace__layer_register.  Tables run in increasing @order (a layer built
+ * on another one has the larger order: its after_dispatch sees what the
+ * lower one did), closing hooks in decreasing order.
+ */
+struct utrace__layer {
+	int order;
+	/*
+	 * Loop thread, at the end of each dispatch and of each
+	 * utrace__settle_now, once the threads are settled.
+	 */
+	void (*after_dispatch)(struct utrace_tracer *t, void *data);
+	/*
+	 * Loop thread, first thing in utrace_tracer_free: every thread is
+	 * still traced and calls from other threads still run
+	 * (utrace__run_requests runs them meanwhile).
+	 */
+	void (*closing)(struct utrace_tracer *t, void *data);
+	/* Loop thread, last thing in utrace_tracer_free: no engine is left. */
+	void (*free)(struct utrace_tracer *t, void *data);
+	/*
+	 * Loop thread: thread @tid is at a SECCOMP_RET_TRACE stop of a filter
+	 * the program installed itself (@ret_data: its SECCOMP_RET_DATA,
+	 * @arch: the syscall's AUDIT_ARCH_*), after any syscall-entry report.
+	 * True: the layer made the stop its own.  When no layer does, the
+	 * syscall fails with ENOSYS, as the kernel fails it for a thread
+	 * whose tracer did not ask for these stops.
+	 */
+	bool (*foreign_seccomp)(struct utrace_tracer *t, void *data, pid_t tid,
+				uint32_t ret_data, uint32_t arch);
+	/*
+	 * Any thread: the process that traces @tid through this layer (an
+	 * emulated ptrace), or 0.
+	 */
+	pid_t (*tracer_of)(struct utrace_tracer *t, void *data, pid_t tid);
+};
+
+/* The most tables one tracer takes. */
+#define UTRACE__NLAYERS	8
+
+/*
+ * utrace__layer_register - put @ops (with @data) on @t.  Loop thread.
+ * Returns 0, -EEXIST (@ops is on @t already), -ENOSPC.
+ */
+int utrace__layer_register(struct utrace_tracer *t,
+			   const struct utrace__layer *ops, void *data);
+/* The @data @ops was registered with on @t, or NULL.  Any thread. */
+void *utrace__layer_data(struct utrace_tracer *t,
+			 const struct utrace__layer *ops);
+/* The first tracer_of hook's answer that is not 0, or 0.  Any thread. */
+pid_t utrace__tracer_of(struct utrace_tracer *t, pid_t tid);
+
+/* -- The loop ---------------------------------------------------------------- */
+
+bool utrace__on_loop(const struct utrace_tracer *t);
+/*
+ * Run @fn(@arg) on the loop thread and return its result: a plain call on
+ * the loop thread; from another thread, carried there and run between two
+ * callbacks, or -EDEADLK when the loop can never run it (loop.c).
+ */
+int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg);
+/* Run the calls other threads carried here (a closing hook waits on them). */
+int utrace__run_requests(struct utrace_tracer *t);
+/*
+ * A call made on the loop thread between two dispatches let threads go
+ * (a single-threaded consumer's reply): settle them now and run the
+ * after_dispatch hooks, as the next dispatch would first thing, so the
+ * threads run at once.  Nothing inside a dispatch or off the loop thread.
+ */
+void utrace__settle_now(struct utrace_tracer *t);
+/* Threads wait to be settled: a dispatch has work without a wait status. */
+bool utrace__settle_pending(const struct utrace_tracer *t);
+/* How many threads @t traces (loop thread). */
+unsigned utrace__nthreads(const struct utrace_tracer *t);
+/* Add UTRACE_TRACER_* options to @t's (any thread). */
+void utrace__tracer_add_options(struct utrace_tracer *t, unsigned options);
+
+/* -- Engines ------------------------------------------------------------------ */
+
+/*
+ * utrace__attach flag: the new engine goes before every engine attached to
+ * the thread so far instead of after them (a queue's UTRACE_WATCH_FIRST).
+ */
+#define UTRACE__ATTACH_FIRST	0x10000
+
+/* utrace_attach with UTRACE__ATTACH_FIRST, on the loop thread. */
+int utrace__attach(struct utrace_tracer *t, pid_t tid, int flags,
+		   const struct utrace_engine_ops *ops, void *data,
+		   struct utrace_engine **engine);
+
+/*
+ * utrace_follow's work on the loop thread; @threads: also call @fn (with
+ * parent 0) for each thread of @tid's process traced now.
+ */
+int utrace__follow(struct utrace_tracer *t, pid_t tid, unsigned flags,
+		   utrace_follow_fn fn, void *arg, bool threads);
+
+/* -- Where a thread is stopped ----------------------------------------------- */
+
+/* Where a stopped thread sits, which decides how it is restarted. */
+enum utrace__stop {
+	STOP_NONE,		/* running */
+	STOP_SPAWN,		/* SIGSTOP before execve of utrace_spawn */
+	STOP_INITIAL,		/* first stop of an auto-attached child */
+	STOP_SYSCALL_ENTRY,
+	STOP_SYSCALL_EXIT,
+	STOP_SIGNAL,		/* signal-delivery stop */
+	STOP_STEP,		/* trap after a single/block step */
+	STOP_GROUP,		/* job-control stop (restart with LISTEN) */
+	STOP_INTERRUPT,		/* PTRACE_INTERRUPT or LISTEN re-trap */
+	STOP_CLONE,		/* PTRACE_EVENT_CLONE/FORK/VFORK */
+	STOP_EXEC,
+	STOP_EXIT,
+};
+
+/*
+ * The ptrace stop the thread of @e sits in, or STOP_NONE (running, new,
+ * dying, or @e detached).  A thread at STOP_CLONE or STOP_EXEC runs on to
+ * the syscall's exit before an engine's UTRACE_STOP holds it.  Loop thread.
+ */
+enum utrace__stop utrace__engine_stop(const struct utrace_engine *e);
+/* The siginfo of that stop (a signal, a step's trap): 0 or -ESRCH. */
+int utrace__engine_siginfo(const struct utrace_engine *e, siginfo_t *info);
+/*
+ * Is the thread of @e in its process's group stop (stopped there, or
+ * restarted with PTRACE_LISTEN and still in it)?  Loop thread.
+ */
+bool utrace__engine_in_group_stop(const struct utrace_engine *e);
+/*
+ * The thread of @e sits in a group stop (STOP_GROUP): when restarted,
+ * let it run as from a trap although its process stays stopped (what a
+ * ptrace restart other than PTRACE_LISTEN does).  0, or -ESRCH when it is
+ * not in a group stop.  Loop thread.
+ */
+int utrace__engine_leave_group_stop(struct utrace_engine *e);
+
+/* utrace__engine_ptrace flags */
+#define UTRACE__PTRACE_REGS	0x1	/* may change the general registers */
+
+/*
+ * ptrace(@req, tid, @addr, @data) on the thread of @e, which must sit in
+ * a ptrace stop (utrace__engine_stop), for what the library keeps no
+ * state of (debug registers, extended register sets, PEEKSIGINFO,
+ * ARCH_PRCTL).  With UTRACE__PTRACE_REGS the library's copy of the
+ * general registers is written back first and read again afterwards.
+ * Returns 0 with ptrace's value in *@ret (may be NULL), -ESRCH when the
+ * thread is not in a stop, or ptrace's -errno.  Loop thread.
+ */
+int utrace__engine_ptrace(struct utrace_engine *e, int req, void *addr,
+			  void *data, unsigned flags, long *ret);
+
+#endif
