@@ -76,51 +76,101 @@ struct inject_rule {
 	unsigned first, last, step;	/* when=first[..last][+step] */
 };
 
+/*
+ * What the program around an engine object tells it; every member may be
+ * NULL (nothing hidden, no detaching at exec).  The utrace command's
+ * keeper answers for -u/-D (hidden: the events before the command's
+ * execve, nr: the syscall at an entry, -1 otherwise; it turns false at the
+ * execve's entry or its exec event) and -b execve (detaching: in
+ * report_exec, the engines leave at that exec with UTRACE_DETACH).
+ */
+struct engine_host {
+	void *arg;
+	bool (*hidden)(void *arg, pid_t tid, long nr);
+	bool (*detaching)(void *arg, pid_t tid);
+};
+
+static inline bool host_hidden(const struct engine_host *h, pid_t tid,
+			       long nr)
+{
+	return h->hidden && h->hidden(h->arg, tid, nr);
+}
+
+static inline bool host_detaching(const struct engine_host *h, pid_t tid)
+{
+	return h->detaching && h->detaching(h->arg, tid);
+}
+
+/* The text (or --json) trace. */
+struct injector;
+enum {
+	PR_PIDS_MANY,		/* "[pid N] " while more than one thread */
+	PR_PIDS_ALWAYS,		/* "N     " on every line (-o FILE -f) */
+	PR_PIDS_NEVER,
+};
+struct printer_settings {
+	const long *nrs;		/* syscalls traced (NULL: all) */
+	size_t nnrs;
+	bool signals[65];		/* -e signal=: shown */
+	bool abbrev[NR_MAX];		/* -e abbrev= (-v: none) */
+	unsigned status_mask;		/* -e status=: ST_* */
+	int strsize;			/* -s */
+	unsigned decode_fds;		/* -y, -yy: DF_* */
+	int hexstr;			/* -x, -xx: DEC_HEX_* */
+	int xlat_style;			/* -X: DEC_XLAT_* */
+	bool syscall_times;		/* -T */
+	int t_digits;
+	int timestamps;			/* -t count (3: seconds since epoch) */
+	int ts_digits;
+	bool relative;			/* -r */
+	int rel_digits;
+	bool print_nr, print_ip;	/* -n, -i */
+	int columns;			/* -a */
+	bool decode_pids;		/* -Y */
+	int pids;			/* PR_PIDS_*: the thread on each line */
+	unsigned quiet;			/* Q_EXIT, Q_THREAD_EXECVE */
+	bool json;			/* --json */
+	bool stack_trace;		/* -k */
+	const struct path_set *paths;	/* -P (NULL or empty: none) */
+	const struct num_set *read_fds;	/* -e read= (NULL: none) */
+	const struct num_set *write_fds;	/* -e write= */
+	const char *ff_prefix;		/* -ff: each thread to PREFIX.TID */
+	bool append;			/* -A: those opened for appending */
+	struct injector *injector;	/* its notes: (INJECTED), (DELAYED) */
+	struct engine_host host;
+};
+
 struct options {
 	bool follow;			/* -f */
 	bool follow_separately;		/* -ff */
 	const char *outfile;		/* -o (a leading | or ! pipes) */
 	bool trace_set[NR_MAX];		/* -e trace= */
 	bool trace_all;
-	bool signal_set[65];		/* -e signal= */
-	unsigned status_mask;		/* -e status= */
-	int strsize;			/* -s */
-	unsigned decode_fds;		/* -y, -yy, --decode-fds: DF_* */
 	bool decode_fds_given;		/* --decode-fds or -e decode-fds= */
-	int hexstr;			/* -x, -xx: DEC_HEX_* */
-	int xlat_style;			/* -X: DEC_XLAT_* */
-	bool syscall_times;		/* -T */
-	int timestamps;			/* -t count */
-	bool relative;			/* -r */
+	/*
+	 * What the printer reads (-e signal=, -e status=, -e abbrev=, -v, -s,
+	 * -y, -x, -X, -T, -t, -r, -n, -i, -a, -Y, -q, --json, -k, -A, -P,
+	 * -e read=, -e write=), filled by the parse where the printer takes
+	 * it: the syscalls, the injector and the host are the command's.
+	 */
+	struct printer_settings print;
 	bool summary_only;		/* -c */
 	bool summary;			/* -C */
 	enum sum_col sort;		/* -S (COL_NONE: not sorted) */
 	enum sum_col sum_cols[COL_MAX_];	/* -U, ended by COL_NONE */
 	bool wall_clock;		/* -w */
-	unsigned quiet;			/* Q_* from -q or --quiet= */
 	bool intr_never;		/* -o FILE PROG: ignore SIGINT etc. */
-	bool json;			/* --json */
 	const char *timeline;		/* --timeline */
 	struct inject_rule inject[MAX_INJECT];
 	int ninject;
 	pid_t attach[64];		/* -p */
 	int nattach;
 	char **argv;			/* command */
-	bool print_nr;			/* -n */
-	bool print_ip;			/* -i */
-	int columns;			/* -a (default 40) */
 	char **envp;			/* -E: NULL, the tracer's */
 	int intr;			/* -I: 1 anywhere .. 4 never_tstp */
-	int ts_digits;			/* -t precision: 0, 3, 6 or 9 */
-	int rel_digits;			/* -r precision */
-	int t_digits;			/* -T precision */
-	bool decode_pids;		/* -Y: pid<comm> in prefixes */
 	struct path_set trace_paths;	/* -P */
-	bool abbrev[NR_MAX];		/* -e abbrev= (all; -v: none) */
 	struct num_set read_fds;	/* -e read= */
 	struct num_set write_fds;	/* -e write= */
-	bool stack_trace;		/* -k */
-	bool append;			/* -A: -o files opened for appending */
 	bool detach_execve;		/* -b execve */
 	const char *user;		/* -u: run the command as this user */
 	int daemonize;			/* -D count: 1 grandchild, 2 pgroup, 3 session */
@@ -151,30 +201,6 @@ struct sink;
 int join_trace(const struct options *o, struct printer *p, struct sink *out,
 	       pid_t pid, pid_t tracer_pid, int *sig);
 
-/*
- * What the program around an engine object tells it; every member may be
- * NULL (nothing hidden, no detaching at exec).  The utrace command's
- * keeper answers for -u/-D (hidden: the events before the command's
- * execve, nr: the syscall at an entry, -1 otherwise; it turns false at the
- * execve's entry or its exec event) and -b execve (detaching: in
- * report_exec, the engines leave at that exec with UTRACE_DETACH).
- */
-struct engine_host {
-	void *arg;
-	bool (*hidden)(void *arg, pid_t tid, long nr);
-	bool (*detaching)(void *arg, pid_t tid);
-};
-
-static inline bool host_hidden(const struct engine_host *h, pid_t tid,
-			       long nr)
-{
-	return h->hidden && h->hidden(h->arg, tid, nr);
-}
-
-static inline bool host_detaching(const struct engine_host *h, pid_t tid)
-{
-	return h->detaching && h->detaching(h->arg, tid);
-}
 
 /*
  * Whether a report_signal pass shows a signal arriving, as strace logs it
@@ -224,43 +250,6 @@ void sink_finish(struct sink *s);
 bool sink_failed(struct sink *s);
 bool sink_free(struct sink *s);
 
-/* The text (or --json) trace. */
-enum {
-	PR_PIDS_MANY,		/* "[pid N] " while more than one thread */
-	PR_PIDS_ALWAYS,		/* "N     " on every line (-o FILE -f) */
-	PR_PIDS_NEVER,
-};
-struct printer_settings {
-	const long *nrs;		/* syscalls traced (NULL: all) */
-	size_t nnrs;
-	bool signals[65];		/* -e signal=: shown */
-	bool abbrev[NR_MAX];		/* -e abbrev= (-v: none) */
-	unsigned status_mask;		/* -e status=: ST_* */
-	int strsize;			/* -s */
-	unsigned decode_fds;		/* -y, -yy: DF_* */
-	int hexstr;			/* -x, -xx: DEC_HEX_* */
-	int xlat_style;			/* -X: DEC_XLAT_* */
-	bool syscall_times;		/* -T */
-	int t_digits;
-	int timestamps;			/* -t count (3: seconds since epoch) */
-	int ts_digits;
-	bool relative;			/* -r */
-	int rel_digits;
-	bool print_nr, print_ip;	/* -n, -i */
-	int columns;			/* -a */
-	bool decode_pids;		/* -Y */
-	int pids;			/* PR_PIDS_*: the thread on each line */
-	unsigned quiet;			/* Q_EXIT, Q_THREAD_EXECVE */
-	bool json;			/* --json */
-	bool stack_trace;		/* -k */
-	const struct path_set *paths;	/* -P (NULL or empty: none) */
-	const struct num_set *read_fds;	/* -e read= (NULL: none) */
-	const struct num_set *write_fds;	/* -e write= */
-	const char *ff_prefix;		/* -ff: each thread to PREFIX.TID */
-	bool append;			/* -A: those opened for appending */
-	struct injector *injector;	/* its notes: (INJECTED), (DELAYED) */
-	struct engine_host host;
-};
 /* strace's defaults: every signal, abbreviated, -s 32, -a 40 ... */
 void printer_defaults(struct printer_settings *s);
 struct printer;

@@ -220,7 +220,7 @@ static uint32_t detach_on_exec(struct cli *cli, struct tinfo *t, pid_t tid)
 	}
 	if (!t)
 		return UTRACE_RESUME;
-	if (!(cli->opt.quiet & Q_ATTACH) && !cli->opt.json) {
+	if (!(cli->opt.print.quiet & Q_ATTACH) && !cli->opt.print.json) {
 		sink_file(cli->out);	/* the open line's text first */
 		fprintf(stderr, "utrace: Process %d detached\n", tid);
 	}
@@ -366,7 +366,7 @@ static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
 	struct cli *cli = arg;
 	int err = attach_engines(cli, tid, tgid);
 
-	if (!err && parent && !(cli->opt.quiet & Q_ATTACH) && !cli->opt.json)
+	if (!err && parent && !(cli->opt.print.quiet & Q_ATTACH) && !cli->opt.print.json)
 		sink_msg(cli->out, "Process %d attached", tid);
 	return err;
 }
@@ -604,7 +604,7 @@ static int trace_started(struct cli *cli, struct starter *s, pid_t pid)
 	}
 	follow(cli, pid);
 	/* strace announces the command it attached to with -D. */
-	if (cli->opt.daemonize && !(cli->opt.quiet & Q_ATTACH) && !cli->opt.json)
+	if (cli->opt.daemonize && !(cli->opt.print.quiet & Q_ATTACH) && !cli->opt.print.json)
 		fprintf(stderr, "utrace: Process %d attached\n", pid);
 	if (write(s->go[1], &c, 1) != 1)
 		err = -errno;
@@ -666,49 +666,18 @@ static void finish_outputs(struct cli *cli, bool free_them)
 	}
 }
 
-/* The printer's settings, from the options. */
+/*
+ * The printer's settings: the options' (the parse filled them), with
+ * what only the command knows: the syscalls as a list, the injector whose
+ * notes it prints, the keeper that hides and detaches.
+ */
 static void printer_settings_of(struct cli *cli, struct printer_settings *s)
 {
-	const struct options *o = &cli->opt;
-
-	printer_defaults(s);
-	if (!o->trace_all) {
+	*s = cli->opt.print;
+	if (!cli->opt.trace_all) {
 		s->nrs = cli->nrs;
 		s->nnrs = cli->nnrs;
 	}
-	memcpy(s->signals, o->signal_set, sizeof(s->signals));
-	memcpy(s->abbrev, o->abbrev, sizeof(s->abbrev));
-	s->status_mask = o->status_mask;
-	s->strsize = o->strsize;
-	s->decode_fds = o->decode_fds;
-	s->hexstr = o->hexstr;
-	s->xlat_style = o->xlat_style;
-	s->syscall_times = o->syscall_times;
-	s->t_digits = o->t_digits;
-	s->timestamps = o->timestamps;
-	s->ts_digits = o->ts_digits;
-	s->relative = o->relative;
-	s->rel_digits = o->rel_digits;
-	s->print_nr = o->print_nr;
-	s->print_ip = o->print_ip;
-	s->columns = o->columns;
-	s->decode_pids = o->decode_pids;
-	/* As strace: -o FILE with -f (or -p twice) puts the pid in front. */
-	if (o->outfile && !o->follow_separately &&
-	    (o->follow || o->nattach > 1))
-		s->pids = PR_PIDS_ALWAYS;
-	else if (o->outfile)
-		s->pids = PR_PIDS_NEVER;
-	else
-		s->pids = PR_PIDS_MANY;
-	s->quiet = o->quiet;
-	s->json = o->json;
-	s->stack_trace = o->stack_trace;
-	s->paths = &o->trace_paths;
-	s->read_fds = &o->read_fds;
-	s->write_fds = &o->write_fds;
-	s->ff_prefix = o->follow_separately ? o->outfile : NULL;
-	s->append = o->append;
 	s->injector = cli->injector;
 	s->host = keeper_host(cli);
 }
@@ -719,7 +688,7 @@ static bool engines_new(struct cli *cli)
 	const struct options *o = &cli->opt;
 	int i;
 
-	if (sink_open(o->follow_separately ? NULL : o->outfile, o->append,
+	if (sink_open(o->follow_separately ? NULL : o->outfile, o->print.append,
 		      &cli->out))
 		return false;
 	for (i = 0; i < NR_MAX; i++)
@@ -850,7 +819,7 @@ static void detach_all(struct cli *cli)
 	for (i = 0; i < cli->nslots; i++) {
 		if (!cli->slots[i])
 			continue;
-		if (!(cli->opt.quiet & Q_ATTACH) && !cli->opt.json) {
+		if (!(cli->opt.print.quiet & Q_ATTACH) && !cli->opt.print.json) {
 			fflush(sink_file(cli->out));
 			fprintf(stderr, "utrace: Process %d detached\n",
 				cli->slots[i]);
@@ -963,7 +932,7 @@ static int gdb_attach(void *arg, pid_t pid)
 	struct cli *cli = arg;
 	int err = attach_process(cli, pid);
 
-	if (err >= 0 && !(cli->opt.quiet & Q_ATTACH) && !cli->opt.json)
+	if (err >= 0 && !(cli->opt.print.quiet & Q_ATTACH) && !cli->opt.print.json)
 		fprintf(stderr, "utrace: Process %d attached\n", pid);
 	return err < 0 ? err : 0;
 }
@@ -1131,7 +1100,7 @@ static int start(struct cli *cli, int *status)
 			continue;
 		}
 		traced++;
-		if ((o->quiet & Q_ATTACH) || o->json)
+		if ((o->print.quiet & Q_ATTACH) || o->print.json)
 			continue;
 		if (err > 1)
 			fprintf(stderr, "utrace: Process %d attached with %d "

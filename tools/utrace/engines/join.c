@@ -203,7 +203,7 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 		if (!jthr_new(j, ev->child, ev->clone_flags & CLONE_THREAD ?
 			      t->tgid : ev->child))
 			break;
-		if (!(o->quiet & Q_ATTACH) && !o->json)
+		if (!(o->print.quiet & Q_ATTACH) && !o->print.json)
 			sink_msg(j->out, "Process %d attached", ev->child);
 		break;
 	case UTRACE_EVENT(EXEC):
@@ -280,7 +280,7 @@ static const char *unsupported(const struct options *o)
 
 	if (o->summary || o->summary_only)
 		return "-c/-C";
-	if (o->stack_trace)
+	if (o->print.stack_trace)
 		return "-k";
 	if (o->trace_paths.n)
 		return "-P";
@@ -288,7 +288,7 @@ static const char *unsupported(const struct options *o)
 		return "--timeline";
 	if (o->detach_execve)
 		return "-b execve";
-	if (o->print_nr || o->print_ip)
+	if (o->print.print_nr || o->print.print_ip)
 		return "-n/-i";
 	for (i = 0; i < o->ninject; i++)
 		if (o->inject[i].signal || o->inject[i].delay_enter_us ||
@@ -303,7 +303,7 @@ static void detach_joined(struct join *j)
 	struct jthr *t;
 
 	for (t = j->threads; t; t = t->next) {
-		if (!(o->quiet & Q_ATTACH) && !o->json) {
+		if (!(o->print.quiet & Q_ATTACH) && !o->print.json) {
 			fflush(sink_file(j->out));
 			fprintf(stderr, "utrace: Process %d detached\n", t->tid);
 		}
@@ -352,7 +352,7 @@ int join_trace(const struct options *o, struct printer *p, struct sink *out,
 		utrace_queue_free(j.q);
 		return -ENOMEM;
 	}
-	if (!(o->quiet & Q_ATTACH) && !o->json) {
+	if (!(o->print.quiet & Q_ATTACH) && !o->print.json) {
 		if (n > 1)
 			fprintf(stderr, "utrace: Process %d attached with %d "
 				"threads (joined the trace of process %d)\n",

@@ -362,7 +362,7 @@ static void parse_signal_set(struct options *o, const char *val)
 		tmp[sig] = true;
 	}
 	for (i = 1; i <= 64; i++)
-		o->signal_set[i] = neg ? !tmp[i] : tmp[i];
+		o->print.signals[i] = neg ? !tmp[i] : tmp[i];
 	free(copy);
 }
 
@@ -414,7 +414,7 @@ static void parse_status_set(struct options *o, const char *val)
 		{ "detached", ST_DETACHED }, { "all", ST_ALL }, { "none", 0 },
 	};
 
-	o->status_mask = parse_name_set(val, "status", names,
+	o->print.status_mask = parse_name_set(val, "status", names,
 					 sizeof(names) / sizeof(names[0]),
 					 ST_ALL);
 }
@@ -430,7 +430,7 @@ static void parse_quiet_set(struct options *o, const char *val)
 		{ "all", Q_ALL }, { "none", 0 },
 	};
 
-	o->quiet = parse_name_set(val, "quiet", names,
+	o->print.quiet = parse_name_set(val, "quiet", names,
 				   sizeof(names) / sizeof(names[0]), Q_ALL);
 }
 
@@ -445,7 +445,7 @@ static void parse_decode_fds(struct options *o, const char *val)
 		{ "pidfd", DF_PIDFD }, { "all", DF_ALL }, { "none", 0 },
 	};
 
-	o->decode_fds = parse_name_set(val, "decode-fds", names,
+	o->print.decode_fds = parse_name_set(val, "decode-fds", names,
 					sizeof(names) / sizeof(names[0]),
 					DF_ALL);
 	o->decode_fds_given = true;
@@ -687,7 +687,7 @@ static void parse_expr(struct parser *ps, const char *e)
 		ps->quiet_set = true;
 	} else if ((n == 6 && !strncmp(e, "abbrev", 6)) ||
 		   (n == 1 && *e == 'a')) {
-		parse_syscall_set(v, o->abbrev, "-e abbrev");
+		parse_syscall_set(v, o->print.abbrev, "-e abbrev");
 	} else if ((n == 4 && !strncmp(e, "read", 4)) ||
 		   (n == 5 && !strncmp(e, "reads", 5)) ||
 		   (n == 1 && *e == 'r')) {
@@ -888,7 +888,7 @@ static int parse_intr(const char *s)
 	die("invalid -I argument: '%s'", s);
 }
 
-/* -x, -xx, --strings-in-hex[=WHICH]: o->hexstr, for decode.c's quoting. */
+/* -x, -xx, --strings-in-hex[=WHICH]: o->print.hexstr, for decode.c's quoting. */
 #define OPT_STRINGS_IN_HEX 0x7800
 
 static void parse_hexstr(struct parser *ps, int c, const char *arg)
@@ -899,18 +899,18 @@ static void parse_hexstr(struct parser *ps, int c, const char *arg)
 		die_plain("-x and --strings-in-hex cannot be provided "
 			  "simultaneously");
 	if (c == 'x') {
-		o->hexstr = ++ps->xs > 1 ? DEC_HEX_ALL : DEC_HEX_NON_ASCII;
+		o->print.hexstr = ++ps->xs > 1 ? DEC_HEX_ALL : DEC_HEX_NON_ASCII;
 		return;
 	}
 	ps->long_seen = true;
 	if (!arg || !strcmp(arg, "all"))
-		o->hexstr = DEC_HEX_ALL;
+		o->print.hexstr = DEC_HEX_ALL;
 	else if (!strcmp(arg, "non-ascii"))
-		o->hexstr = DEC_HEX_NON_ASCII;
+		o->print.hexstr = DEC_HEX_NON_ASCII;
 	else if (!strcmp(arg, "non-ascii-chars"))
-		o->hexstr = DEC_HEX_NON_ASCII_CHARS;
+		o->print.hexstr = DEC_HEX_NON_ASCII_CHARS;
 	else if (!strcmp(arg, "none"))
-		o->hexstr = DEC_HEX_NONE;
+		o->print.hexstr = DEC_HEX_NONE;
 	else
 		die("invalid --strings-in-hex argument: '%s'", arg);
 }
@@ -985,20 +985,16 @@ int parse_options(struct options *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, follow = 0, qflag = 0, yflag = 0, i, rel_prec = -1, t_prec = -1;
+	int c, follow = 0, qflag = 0, yflag = 0, rel_prec = -1, t_prec = -1;
 	bool seccomp = false, abs_ts = false, sort_set = false;
 	int daemon_short = 0, daemon_long = 0;
 	struct parser parser = { .o = o, .ts_format = -1, .ts_prec = -1 };
 	struct parser *ps = &parser;
 
-	o->strsize = 32;
-	memset(o->abbrev, 1, sizeof(o->abbrev));
-	o->columns = 40;
+	/* strace's defaults: every signal, abbreviated, -s 32, -a 40 ... */
+	printer_defaults(&o->print);
 	o->sort = COL_PERCENT;
 	o->trace_all = true;
-	o->status_mask = ST_ALL;
-	for (i = 1; i <= 64; i++)
-		o->signal_set[i] = true;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv,
 				"+:fo:e:s:xvyTtrcCS:U:AX:b:u:DwqZzp:P:nikYa:E:I:Vh",
@@ -1016,7 +1012,7 @@ int parse_options(struct options *o, int argc, char **argv)
 		case OPT_STATUS: parse_status_set(o, optarg); break;
 		case OPT_INJECT: parse_inject(o, optarg); break;
 		case 's':
-			o->strsize = (int)parse_num(optarg, "string limit", 0);
+			o->print.strsize = (int)parse_num(optarg, "string limit", 0);
 			break;
 		case 'x':
 		case OPT_STRINGS_IN_HEX: parse_hexstr(ps, c, optarg); break;
@@ -1024,14 +1020,14 @@ int parse_options(struct options *o, int argc, char **argv)
 		case OPT_DECODE_FDS:
 			parse_decode_fds(o, optarg ? optarg : "path");
 			break;
-		case 'T': o->syscall_times = true; break;
+		case 'T': o->print.syscall_times = true; break;
 		case OPT_SC_TIMES:
-			o->syscall_times = true;
+			o->print.syscall_times = true;
 			if (optarg && (t_prec = precision_digits(optarg)) < 0)
 				die("invalid --syscall-times argument: '%s'",
 				    optarg);
 			break;
-		case 't': o->timestamps++; break;
+		case 't': o->print.timestamps++; break;
 		case OPT_ABS_TS:
 			abs_ts = true;
 			if (ps->ts_format < 0)
@@ -1039,17 +1035,17 @@ int parse_options(struct options *o, int argc, char **argv)
 			if (optarg)
 				parse_ts_arg(ps, optarg);
 			break;
-		case 'r': o->relative = true; break;
+		case 'r': o->print.relative = true; break;
 		case OPT_REL_TS:
-			o->relative = true;
+			o->print.relative = true;
 			if (optarg &&
 			    (rel_prec = precision_digits(optarg)) < 0)
 				die("invalid --relative-timestamps argument: "
 				    "'%s'", optarg);
 			break;
-		case 'n': o->print_nr = true; break;
-		case 'i': o->print_ip = true; break;
-		case 'k': o->stack_trace = true; break;
+		case 'n': o->print.print_nr = true; break;
+		case 'i': o->print.print_ip = true; break;
+		case 'k': o->print.stack_trace = true; break;
 		case 'a': {
 			char *end;
 			long v;
@@ -1058,16 +1054,16 @@ int parse_options(struct options *o, int argc, char **argv)
 			v = strtol(optarg, &end, 10);
 			if (!*optarg || *end || errno || v < 0 || v > 0x7fffffff)
 				die("invalid -a argument: '%s'", optarg);
-			o->columns = (int)v;
+			o->print.columns = (int)v;
 			break;
 		}
 		case 'E': env_edit(o, optarg); break;
 		case 'I': o->intr = parse_intr(optarg); break;
 		case OPT_SECCOMP: seccomp = true; break;
-		case 'Y': o->decode_pids = true; break;
+		case 'Y': o->print.decode_pids = true; break;
 		case OPT_DECODE_PIDS:
 			if (!strcmp(optarg, "comm"))
-				o->decode_pids = true;
+				o->print.decode_pids = true;
 			else if (strcmp(optarg, "pidns") &&
 				 strcmp(optarg, "none"))
 				die_plain("invalid decode-pids '%s'", optarg);
@@ -1079,7 +1075,7 @@ int parse_options(struct options *o, int argc, char **argv)
 			sort_set = true;
 			break;
 		case 'U': parse_columns(o, optarg); break;
-		case 'A': o->append = true; break;
+		case 'A': o->print.append = true; break;
 		case 'b':
 			if (strcmp(optarg, "execve"))
 				die_plain("Syscall '%s' for -b isn't supported",
@@ -1102,11 +1098,11 @@ int parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'X':
 			if (!strcmp(optarg, "raw"))
-				o->xlat_style = DEC_XLAT_RAW;
+				o->print.xlat_style = DEC_XLAT_RAW;
 			else if (!strcmp(optarg, "abbrev"))
-				o->xlat_style = DEC_XLAT_ABBREV;
+				o->print.xlat_style = DEC_XLAT_ABBREV;
 			else if (!strcmp(optarg, "verbose"))
-				o->xlat_style = DEC_XLAT_VERBOSE;
+				o->print.xlat_style = DEC_XLAT_VERBOSE;
 			else
 				die("invalid -X argument: '%s'", optarg);
 			break;
@@ -1117,17 +1113,17 @@ int parse_options(struct options *o, int argc, char **argv)
 			parse_quiet_set(o, optarg ? optarg : "attach,personality");
 			ps->quiet_set = true;
 			break;
-		case 'Z': o->status_mask = ST_FAILED; break;
-		case 'z': o->status_mask = ST_SUCCESSFUL; break;
+		case 'Z': o->print.status_mask = ST_FAILED; break;
+		case 'z': o->print.status_mask = ST_SUCCESSFUL; break;
 		case 'p': parse_pids(o, optarg); break;
 		case 'P': trace_path_add(&o->trace_paths, optarg); break;
-		case 'v': memset(o->abbrev, 0, sizeof(o->abbrev)); break;
+		case 'v': memset(o->print.abbrev, 0, sizeof(o->print.abbrev)); break;
 		case OPT_ABBREV:
-			parse_syscall_set(optarg, o->abbrev, "--abbrev");
+			parse_syscall_set(optarg, o->print.abbrev, "--abbrev");
 			break;
 		case OPT_READ: parse_fd_set(&o->read_fds, optarg); break;
 		case OPT_WRITE: parse_fd_set(&o->write_fds, optarg); break;
-		case OPT_JSON: o->json = true; break;
+		case OPT_JSON: o->print.json = true; break;
 		case OPT_TIMELINE: o->timeline = optarg; break;
 		case OPT_GDB: o->gdb = optarg; break;
 		case OPT_NO_SERVE: o->no_serve = true; break;
@@ -1156,25 +1152,25 @@ int parse_options(struct options *o, int argc, char **argv)
 		if (o->decode_fds_given)
 			die_plain("-y and --decode-fds cannot be provided "
 				  "simultaneously");
-		o->decode_fds = yflag == 1 ? DF_PATH : DF_ALL;
+		o->print.decode_fds = yflag == 1 ? DF_PATH : DF_ALL;
 	}
 	/* As strace: only -e quiet=path-resolution silences this, not -qqq. */
-	trace_path_resolve(&o->trace_paths, o->quiet & Q_PATH, o->hexstr);
+	trace_path_resolve(&o->trace_paths, o->print.quiet & Q_PATH, o->print.hexstr);
 	if (qflag && ps->quiet_set)
 		die_plain("-q and -e quiet/--quiet cannot be provided "
 			  "simultaneously");
 	if (qflag == 1)
-		o->quiet = Q_ATTACH | Q_PERSONALITY;
+		o->print.quiet = Q_ATTACH | Q_PERSONALITY;
 	else if (qflag == 2)
-		o->quiet = Q_ATTACH | Q_PERSONALITY | Q_EXIT;
+		o->print.quiet = Q_ATTACH | Q_PERSONALITY | Q_EXIT;
 	else if (qflag > 2)
-		o->quiet = Q_ALL;
+		o->print.quiet = Q_ALL;
 	if (o->summary_only && o->summary)
 		die("-c/--summary-only and -C/--summary are mutually exclusive");
-	if (o->summary_only && o->stack_trace) {
+	if (o->summary_only && o->print.stack_trace) {
 		fprintf(stderr, "utrace: -k/--stack-traces has no effect with "
 			"-c/--summary-only\n");
-		o->stack_trace = false;
+		o->print.stack_trace = false;
 	}
 	/* strace 6.1's checks and warnings, in its order. */
 	if (follow >= 2 && (o->summary_only || o->summary))
@@ -1189,24 +1185,24 @@ int parse_options(struct options *o, int argc, char **argv)
 	if (sort_set && !o->summary_only && !o->summary)
 		fprintf(stderr, "utrace: -S/--summary-sort-by has no effect "
 			"without (-c/--summary-only or -C/--summary)\n");
-	if (!o->outfile && o->append)
+	if (!o->outfile && o->print.append)
 		fprintf(stderr, "utrace: -A/--output-append-mode has no "
 			"effect without -o/--output\n");
-	if (o->json && o->summary_only)
+	if (o->print.json && o->summary_only)
 		die("--json and -c/--summary-only are mutually exclusive");
-	if (o->timestamps > 3)
-		o->timestamps = 3;
-	if (o->timestamps && abs_ts)
+	if (o->print.timestamps > 3)
+		o->print.timestamps = 3;
+	if (o->print.timestamps && abs_ts)
 		die("-t and --absolute-timestamps cannot be provided "
 		    "simultaneously");
-	o->ts_digits = o->timestamps >= 2 ? 6 : 0;
+	o->print.ts_digits = o->print.timestamps >= 2 ? 6 : 0;
 	if (abs_ts) {
-		o->timestamps = ps->ts_format;
+		o->print.timestamps = ps->ts_format;
 		if (ps->ts_prec >= 0)
-			o->ts_digits = ps->ts_prec;
+			o->print.ts_digits = ps->ts_prec;
 	}
-	o->rel_digits = rel_prec >= 0 ? rel_prec : 6;
-	o->t_digits = t_prec >= 0 ? t_prec : 6;
+	o->print.rel_digits = rel_prec >= 0 ? rel_prec : 6;
+	o->print.t_digits = t_prec >= 0 ? t_prec : 6;
 	if (optind < argc)
 		o->argv = argv + optind;
 	if (!o->argv && !o->nattach)
@@ -1242,10 +1238,23 @@ int parse_options(struct options *o, int argc, char **argv)
 		if (!o->intr)
 			o->intr = 3;
 		if (!qflag && !ps->quiet_set)
-			o->quiet = Q_ATTACH | Q_PERSONALITY;
+			o->print.quiet = Q_ATTACH | Q_PERSONALITY;
 	}
 	if (!o->intr)
 		o->intr = 2;
 	o->intr_never = o->intr >= 3;
+	/* What the printer reads that the options own. */
+	o->print.paths = &o->trace_paths;
+	o->print.read_fds = &o->read_fds;
+	o->print.write_fds = &o->write_fds;
+	o->print.ff_prefix = o->follow_separately ? o->outfile : NULL;
+	/* As strace: -o FILE with -f (or -p twice) puts the pid in front. */
+	if (o->outfile && !o->follow_separately &&
+	    (o->follow || o->nattach > 1))
+		o->print.pids = PR_PIDS_ALWAYS;
+	else if (o->outfile)
+		o->print.pids = PR_PIDS_NEVER;
+	else
+		o->print.pids = PR_PIDS_MANY;
 	return 0;
 }
