@@ -8,10 +8,7 @@
  * " <unfinished ...>" and later continued as "<... resumed>".
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <paths.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -20,28 +17,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "engines/sink.h"
 #include "engines/unwind.h"
 
-/*
- * An output.  Trace text collects in buf and is written to the file's
- * descriptor in whole lines: when the loop is about to wait (sink_flush),
- * or when buf grows past OUT_BATCH.  A kill of utrace can thus never leave a
- * line cut in a file or a pipe.  A terminal also gets the open line, as
- * strace shows "read(0, " while the call blocks.  stdio on f is used only
- * for the -c table, after buf was written out (sink_file).
- */
-#define OUT_BATCH	(1 << 16)
-
-struct sink {
-	FILE *f;
-	struct sbuf buf;	/* text not yet written */
-	bool tty;		/* a terminal: write partial lines too */
-	char *name;		/* for the write error message */
-	struct pthr *open;	/* thread whose line is not finished */
-	struct sbuf msgq;	/* messages waiting for the open line */
-	bool failed;		/* a write failed (said already) */
-	pid_t pipe_pid;		/* '|cmd': the command's shell */
-};
 
 struct printer {
 	struct printer_settings s;
@@ -89,247 +67,6 @@ struct pthr {
 	bool exec_first;	/* -k: the spawned command's own execve */
 	struct sock_cache *sockets;	/* -yy: shared by all threads */
 };
-
-/*
- * Messages go to stderr.  When the trace goes there too, a message that
- * comes while a line is open waits: it follows the line when the line
- * ends, or, when another thread cuts the line first, it goes out before
- * the " <unfinished ...>" (strace prints "Process N attached" when it
- * first sees the child, which is one of these two places).
- */
-static void out_write(struct sink *o, const char *s, size_t n);
-
-static void flush_msgs(struct sink *o)
-{
-	if (!o->msgq.len)
-		return;
-	out_write(o, o->msgq.p, o->msgq.len);
-	sb_reset(&o->msgq);
-}
-
-/*
- * Write out the text of o: all of it, or (all false) up to the last
- * complete line, or for a terminal all of it too.  A failed write is
- * reported as strace does ("utrace: FILE: error"), and the text dropped.
- */
-static void out_flush(struct sink *o, bool all)
-{
-	size_t n = o->buf.len, done = 0;
-	int fd;
-
-	if (!n || !o->f)
-		return;
-	if (!all && !o->tty) {
-		const char *nl = memrchr(o->buf.p, '\n', n);
-
-		if (!nl)
-			return;
-		n = (size_t)(nl - o->buf.p) + 1;
-	}
-	fd = fileno(o->f);
-	while (done < n) {
-		ssize_t w = write(fd, o->buf.p + done, n - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			int err = w < 0 ? errno : ENOSPC;
-
-			o->failed = true;
-			if (fd != STDERR_FILENO)
-				fprintf(stderr, "utrace: %s: %s\n", o->name,
-					strerror(err));
-			break;
-		}
-		done += (size_t)w;
-	}
-	memmove(o->buf.p, o->buf.p + n, o->buf.len - n);
-	o->buf.len -= n;
-}
-
-/* o's file is f now (o's former one is closed already). */
-static void out_init(struct sink *o, FILE *f, const char *name)
-{
-	char *copy = strdup(name ? name : "?");
-
-	if (copy) {
-		free(o->name);
-		o->name = copy;
-	}
-	o->f = f;
-	o->tty = isatty(fileno(f));
-}
-
-struct sink *sink_new(FILE *f, const char *name)
-{
-	struct sink *o = calloc(1, sizeof(*o));
-
-	if (!o)
-		return NULL;
-	out_init(o, f, name);
-	if (!o->name) {
-		free(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* Write o out and close its file (not stderr); the shell of '|cmd' ends. */
-static void out_close(struct sink *o)
-{
-	flush_msgs(o);
-	out_flush(o, true);
-	if (o->f && o->f != stderr && fclose(o->f) && !o->failed) {
-		o->failed = true;
-		fprintf(stderr, "utrace: %s: %s\n", o->name, strerror(errno));
-	}
-	o->f = NULL;
-	if (o->pipe_pid > 0) {
-		/* As strace: the command gets EOF and we wait for it. */
-		while (waitpid(o->pipe_pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		o->pipe_pid = 0;
-	}
-}
-
-bool sink_free(struct sink *o)
-{
-	bool failed;
-
-	if (!o)
-		return false;
-	out_close(o);
-	failed = o->failed;
-	sb_free(&o->buf);
-	sb_free(&o->msgq);
-	free(o->name);
-	free(o);
-	return failed;
-}
-
-void sink_msg(struct sink *o, const char *fmt, ...)
-{
-	struct sbuf b = { 0 };
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s)
-		return;
-	sb_printf(&b, "utrace: %s\n", s);
-	free(s);
-	if (o && o->f == stderr && o->open) {
-		sb_putn(&o->msgq, b.p, b.len);
-	} else if (o && o->f == stderr) {
-		out_write(o, b.p, b.len);
-	} else {
-		fwrite(b.p, 1, b.len, stderr);
-	}
-	sb_free(&b);
-}
-
-/* '|cmd' or '!cmd': the trace goes to the standard input of sh -c cmd. */
-static FILE *open_pipe(const char *cmd, pid_t *pid)
-{
-	int fds[2];
-	FILE *f;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return NULL;
-	*pid = fork();
-	if (*pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return NULL;
-	}
-	if (*pid == 0) {
-		if (dup2(fds[0], 0) < 0)
-			_exit(127);
-		execl(_PATH_BSHELL, "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[0]);
-	f = fdopen(fds[1], "w");
-	if (!f)
-		close(fds[1]);
-	/* A command that stops reading must not kill us, nor the tracees. */
-	signal(SIGPIPE, SIG_IGN);
-	return f;
-}
-
-int sink_open(const char *spec, bool append, struct sink **out)
-{
-	const char *name = spec;
-	pid_t pid = 0;
-	FILE *f;
-	int err;
-
-	if (spec && (*spec == '|' || *spec == '!')) {
-		f = open_pipe(spec + 1, &pid);
-		if (!f) {
-			err = -errno;
-			fprintf(stderr, "utrace: can't popen '%s': %s\n",
-				spec + 1, strerror(errno));
-			return err;
-		}
-	} else if (spec) {
-		f = fopen(spec, append ? "ae" : "we");
-		if (!f) {
-			err = -errno;
-			fprintf(stderr, "utrace: can't fopen '%s': %s\n",
-				spec, strerror(errno));
-			return err;
-		}
-	} else {
-		f = stderr;
-		name = "stderr";
-	}
-	*out = sink_new(f, name);
-	if (!*out) {
-		if (f != stderr)
-			fclose(f);
-		return -ENOMEM;
-	}
-	(*out)->pipe_pid = pid;
-	return 0;
-}
-
-FILE *sink_file(struct sink *o)
-{
-	flush_msgs(o);
-	out_flush(o, true);
-	return o->f;
-}
-
-void sink_flush(struct sink *o)
-{
-	out_flush(o, false);
-}
-
-bool sink_failed(struct sink *o)
-{
-	if (o->f && (fflush(o->f) || ferror(o->f)) && !o->failed) {
-		o->failed = true;
-		fprintf(stderr, "utrace: %s: %s\n", o->name, strerror(errno));
-	}
-	return o->failed;
-}
-
-void sink_finish(struct sink *o)
-{
-	flush_msgs(o);
-	out_flush(o, true);
-	fflush(o->f);
-	if (o->pipe_pid > 0) {
-		/* Later messages and the -c table go to stderr. */
-		out_close(o);
-		o->f = stderr;
-		o->tty = isatty(STDERR_FILENO);
-	}
-}
 
 static ssize_t mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
@@ -386,10 +123,10 @@ void printer_flush(struct printer *p)
 {
 	struct pthr *t;
 
-	out_flush(p->out, false);
+	sink_write_out(p->out, false);
 	for (t = p->threads; t; t = t->next)
 		if (t->out != p->out)
-			out_flush(t->out, false);
+			sink_write_out(t->out, false);
 }
 
 bool printer_failed(struct printer *p)
@@ -509,20 +246,6 @@ static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 	}
 }
 
-static void out_write(struct sink *o, const char *s, size_t n)
-{
-	if (!n)		/* an empty buffer may have no storage yet */
-		return;
-	sb_putn(&o->buf, s, n);
-	if (o->buf.len >= OUT_BATCH)
-		out_flush(o, false);
-}
-
-static void out_puts(struct sink *o, const char *s)
-{
-	out_write(o, s, strlen(s));
-}
-
 /* Close another thread's open line before writing ours. */
 static void take_line(struct sink *o, struct pthr *t)
 {
@@ -531,10 +254,10 @@ static void take_line(struct sink *o, struct pthr *t)
 	if (p == t)
 		return;
 	if (o->f == stderr)
-		flush_msgs(o);	/* strace's form: "vfork(strace: Process..." */
+		sink_flush_msgs(o);	/* strace's form: "vfork(strace: Process..." */
 	if (!p)
 		return;
-	out_puts(o, " <unfinished ...>\n");
+	sink_puts(o, " <unfinished ...>\n");
 	p->unfinished = true;
 	o->open = NULL;
 }
@@ -544,7 +267,7 @@ static void line_ended(struct sink *o)
 {
 	o->open = NULL;
 	if (o->f == stderr)
-		flush_msgs(o);
+		sink_flush_msgs(o);
 }
 
 static void pad_equals(struct sink *o, size_t col, int columns)
@@ -553,9 +276,9 @@ static void pad_equals(struct sink *o, size_t col, int columns)
 	size_t n = col < (size_t)columns ? (size_t)columns - col : 1;
 
 	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
-		out_write(o, sp, sizeof(sp) - 1);
-	out_write(o, sp, n);
-	out_write(o, "= ", 2);
+		sink_write(o, sp, sizeof(sp) - 1);
+	sink_write(o, sp, n);
+	sink_write(o, "= ", 2);
 }
 
 static void json_begin(struct sbuf *b, struct pthr *t, const char *type)
@@ -571,7 +294,7 @@ static void json_begin(struct sbuf *b, struct pthr *t, const char *type)
 static void json_emit(struct pthr *t, struct sbuf *b)
 {
 	sb_puts(b, "}\n");
-	out_write(t->out, b->p, b->len);
+	sink_write(t->out, b->p, b->len);
 	sb_free(b);
 }
 
@@ -620,7 +343,7 @@ static void print_stack(struct pthr *t, struct utrace_engine *e)
 	if (!t->uw || t->p->s.json)
 		return;
 	if (t->stack_queued) {
-		out_write(t->out, t->stack.p, t->stack.len);
+		sink_write(t->out, t->stack.p, t->stack.len);
 		sb_reset(&t->stack);
 		t->stack_queued = false;
 		return;
@@ -628,7 +351,7 @@ static void print_stack(struct pthr *t, struct utrace_engine *e)
 	if (!e)
 		return;
 	unwind_walk(t->uw, e, t->tid, &b, false);
-	out_write(t->out, b.p, b.len);
+	sink_write(t->out, b.p, b.len);
 	sb_free(&b);
 }
 
@@ -699,8 +422,8 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	}
 	take_line(t->out, t);
 	leader(t, lead, &t->tv_entry);
-	out_write(t->out, lead->p, lead->len);
-	out_write(t->out, t->line.p, t->line.len);
+	sink_write(t->out, lead->p, lead->len);
+	sink_write(t->out, t->line.p, t->line.len);
 	t->col = lead->len + t->line.len;
 	t->out->open = t;
 }
@@ -841,7 +564,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 			return;
 		}
 		take_line(o, t);
-		out_write(o, t->prefix.p, t->prefix.len);
+		sink_write(o, t->prefix.p, t->prefix.len);
 		t->col = t->prefix.len;
 		if (!t->unfinished || t->entry_len)
 			t->entry_len = 0;
@@ -854,12 +577,12 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		leader(t, lead, &t->tv_entry);
 		clock_gettime(CLOCK_REALTIME, &t->tv_entry);
 		sb_printf(lead, "<... %s resumed>", name ? name : "syscall");
-		out_write(o, lead->p, lead->len);
+		sink_write(o, lead->p, lead->len);
 		t->col = lead->len;
 	}
 	sb_putn(tail, t->line.p + t->entry_len, t->line.len - t->entry_len);
 	sb_putc(tail, ')');
-	out_write(o, tail->p, tail->len);
+	sink_write(o, tail->p, tail->len);
 	t->col += tail->len;
 	pad_equals(o, t->col, t->p->s.columns);
 	sb_reset(tail);
@@ -879,7 +602,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	}
 	sb_putc(tail, '\n');
 	dump_io(tail, &t->dc, t->p->s.read_fds, t->p->s.write_fds);
-	out_write(o, tail->p, tail->len);
+	sink_write(o, tail->p, tail->len);
 	line_ended(o);
 	print_stack(t, e);
 }
@@ -919,8 +642,8 @@ static void finish_unreturned(struct pthr *t)
 		if (!(t->p->s.status_mask & ST_UNFINISHED))
 			return;
 		take_line(o, t);
-		out_write(o, t->prefix.p, t->prefix.len);
-		out_write(o, t->line.p, t->line.len);
+		sink_write(o, t->prefix.p, t->prefix.len);
+		sink_write(o, t->line.p, t->line.len);
 		t->col = t->prefix.len + t->line.len;
 	} else if (o->open != t) {
 		struct sbuf *lead = scratch(&t->lead);
@@ -931,13 +654,13 @@ static void finish_unreturned(struct pthr *t)
 		clock_gettime(CLOCK_REALTIME, &tv);
 		leader(t, lead, &tv);
 		sb_printf(lead, "<... %s resumed>", name ? name : "syscall");
-		out_write(o, lead->p, lead->len);
+		sink_write(o, lead->p, lead->len);
 		t->col = lead->len;
 	}
-	out_write(o, ")", 1);
+	sink_write(o, ")", 1);
 	t->col++;
 	pad_equals(o, t->col, t->p->s.columns);
-	out_write(o, "?\n", 2);
+	sink_write(o, "?\n", 2);
 	line_ended(o);
 }
 
@@ -951,7 +674,7 @@ static void event_line(struct pthr *t, const char *text)
 	leader(t, lead, &tv);
 	sb_puts(lead, text);
 	sb_putc(lead, '\n');
-	out_write(t->out, lead->p, lead->len);
+	sink_write(t->out, lead->p, lead->len);
 }
 
 /*
@@ -1141,7 +864,7 @@ uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former)
 	if (host_detaching(&t->p->s.host, tid)) {
 		/* -b execve: utrace said "Process N detached" already. */
 		if (t->out->open == t) {
-			out_puts(t->out, " <detached ...>\n");
+			sink_puts(t->out, " <detached ...>\n");
 			line_ended(t->out);
 		}
 		t->tid = tid;
@@ -1155,7 +878,7 @@ uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former)
 		char msg[64];
 
 		snprintf(msg, sizeof(msg), " <pid changed to %d ...>\n", tid);
-		out_puts(t->out, msg);
+		sink_puts(t->out, msg);
 		t->unfinished = true;
 		line_ended(t->out);
 	}
@@ -1168,9 +891,9 @@ uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former)
 		snprintf(path, sizeof(path), "%s.%d", t->p->s.ff_prefix, tid);
 		f = fopen(path, "ae");
 		if (f) {
-			out_flush(t->out, true);
+			sink_write_out(t->out, true);
 			fclose(t->out->f);
-			out_init(t->out, f, path);
+			sink_reopen(t->out, f, path);
 		}
 	}
 	if (t->staged) {
@@ -1209,7 +932,7 @@ static void p_reap(struct utrace_engine *e)
 	if (t->out->open == t)
 		line_ended(t->out);
 	if (t->out != t->p->out)
-		out_flush(t->out, true);	/* an exec'ing thread may append */
+		sink_write_out(t->out, true);	/* an exec'ing thread may append */
 	t->reaped = true;
 	t->p->live--;
 }
@@ -1225,7 +948,7 @@ static void p_release(void *data)
 			break;
 		}
 	if (t->out->open == t) {
-		out_puts(t->out, " <detached ...>\n");
+		sink_puts(t->out, " <detached ...>\n");
 		line_ended(t->out);
 	}
 	if (t->out != p->out && sink_free(t->out))
@@ -1388,7 +1111,7 @@ void printer_detach(struct printer *p, pid_t tid)
 
 	for (t = p->threads; t; t = t->next)
 		if (t->tid == tid && !t->reaped && t->out->open == t) {
-			out_puts(t->out, " <detached ...>\n");
+			sink_puts(t->out, " <detached ...>\n");
 			line_ended(t->out);
 		}
 }
