@@ -34,11 +34,20 @@ $(O)/test/unit/sbuf: test/unit/sbuf.c test/harness.h tools/utrace/util/sbuf.h \
 		$(O)/tools/utrace/util/sbuf.o $(LDLIBS)
 
 # The engines as objects, two printers and a counter in one process
-# (test/cli/engines.c): the command's objects without its main.c.
-UTRACE_ENGINE_OBJS := $(filter-out $(O)/tools/utrace/main.o,$(UTRACE_OBJS))
+# (test/cli/engines.c): the command's objects without the run of the
+# command itself (main.c, start.c, keeper.c).
+UTRACE_ENGINE_OBJS := $(filter-out $(addprefix $(O)/tools/utrace/,main.o \
+	start.o keeper.o),$(UTRACE_OBJS))
 $(O)/test/cli/engines: test/cli/engines.c test/harness.h \
 		$(UTRACE_HDRS) $(UTRACE_ENGINE_OBJS) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(DW_CFLAGS) $(ALLCFLAGS) \
 		-o $@ $< $(UTRACE_ENGINE_OBJS) $(STATIC) $(DW_LIBS) $(LDLIBS)
 tests: $(O)/test/cli/engines
+
+# The command's thread-id map against a plain array.
+$(O)/test/unit/tidmap: test/unit/tidmap.c test/harness.h \
+		tools/utrace/util/tidmap.h $(O)/tools/utrace/util/tidmap.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(ALLCFLAGS) -o $@ $< \
+		$(O)/tools/utrace/util/tidmap.o $(LDLIBS)

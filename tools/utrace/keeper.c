@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The keeper: the utrace command's own engine, first on every traced
+ * thread.  It counts the live threads, keeps the command's exit status and
+ * strace's table order of threads (the order of the "Process N detached"
+ * messages), hides what -u/-D commands do before their execve, lets a
+ * process go at its execve with -b execve, and with -f attaches every
+ * engine object to each new thread and child process (follow_new, which
+ * utrace_follow(3) calls).  Its marks per thread are in cli->marks.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "command.h"
+#include "gdb/gdbstub.h"
+
+/* The keeper's marks on a thread. */
+struct tinfo {
+	bool hide;		/* -u, -D: nothing shown before the execve */
+	bool keep_exec;		/* -b execve: not on the command's own execve */
+	bool detaching;		/* -b execve: being detached in this report */
+};
+
+static void slot_set(struct cli *cli, pid_t old, pid_t tid)
+{
+	size_t i;
+	pid_t *p;
+
+	for (i = 0; i < cli->nslots; i++)
+		if (cli->slots[i] == old) {
+			cli->slots[i] = tid;
+			return;
+		}
+	if (!old) {
+		p = realloc(cli->slots, (cli->nslots + 16) * sizeof(*p));
+		if (!p)
+			return;
+		cli->slots = p;
+		memset(cli->slots + cli->nslots, 0, 16 * sizeof(*p));
+		cli->slots[cli->nslots] = tid;
+		cli->nslots += 16;
+	}
+}
+
+
+static struct tinfo *tinfo(struct cli *cli, pid_t tid)
+{
+	return tidmap_get(&cli->marks, tid);
+}
+
+/* tid's marks, new ones (all false) if it had none; NULL: no memory. */
+static struct tinfo *tinfo_new(struct cli *cli, pid_t tid)
+{
+	struct tinfo *t = tinfo(cli, tid);
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (t && tidmap_put(&cli->marks, tid, t)) {
+		free(t);
+		t = NULL;
+	}
+	return t;
+}
+
+static void tinfo_drop(struct cli *cli, pid_t tid)
+{
+	free(tidmap_del(&cli->marks, tid));
+}
+
+static bool drop_all(pid_t tid, void *v, void *arg)
+{
+	free(v);
+	return true;
+}
+
+void keeper_free(struct cli *cli)
+{
+	tidmap_filter(&cli->marks, drop_all, NULL);
+	tidmap_clear(&cli->marks);
+	free(cli->slots);
+	cli->slots = NULL;
+	cli->nslots = 0;
+}
+
+static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
+		      unsigned long clone_flags);
+
+/*
+ * -u, -D: a command utrace starts itself is traced from before its execve;
+ * every engine ignores what it does until then (strace's hidden log).
+ */
+static bool hidden(void *arg, pid_t tid, long nr)
+{
+	struct cli *cli = arg;
+	struct tinfo *t;
+
+	if (!cli->opt.user && !cli->opt.daemonize)
+		return false;	/* the common case: no lookup per event */
+	t = tinfo(cli, tid);
+	if (!t || !t->hide)
+		return false;
+	if (nr == SYS_execve || nr == SYS_execveat)
+		t->hide = false;
+	return t->hide;
+}
+
+/* -b execve: whether the thread is being detached at this exec. */
+static bool exec_detaching(void *arg, pid_t tid)
+{
+	struct tinfo *t = tinfo(arg, tid);
+
+	return t && t->detaching;
+}
+
+/*
+ * -b execve, as strace: a process that executes is let go, with strace's
+ * "Process N detached" (after the text of its open execve line) and the
+ * line ended with " <detached ...>"; but not on the first execve of the
+ * command utrace started.  The other engines see exec_detaching() and
+ * detach in their report_exec; the tinfo goes after the report.
+ */
+static uint32_t detach_on_exec(struct cli *cli, struct tinfo *t, pid_t tid)
+{
+	if (t && t->keep_exec) {
+		t->keep_exec = false;
+		return UTRACE_RESUME;
+	}
+	if (!t)
+		return UTRACE_RESUME;
+	if (!(cli->opt.print.quiet & Q_ATTACH) && !cli->opt.print.json) {
+		sink_file(cli->out);	/* the open line's text first */
+		fprintf(stderr, "utrace: Process %d detached\n", tid);
+	}
+	t->detaching = true;
+	/* Its new threads and children are not ours either. */
+	utrace_follow(cli->tracer, tid, 0, follow_new, cli);
+	cli->ndetached++;
+	slot_set(cli, tid, 0);
+	cli->live--;
+	return UTRACE_DETACH;
+}
+
+/* The tinfos of the threads detached at their execve, once reported. */
+static bool drop_detaching(pid_t tid, void *v, void *arg)
+{
+	struct tinfo *t = v;
+	int *n = arg;
+
+	if (!t->detaching)
+		return false;
+	free(t);
+	(*n)--;
+	return true;
+}
+
+/* The tinfos of the threads detached at their execve, once reported. */
+void keeper_drop_detached(struct cli *cli)
+{
+	tidmap_filter(&cli->marks, drop_detaching, &cli->ndetached);
+}
+
+/* A non-leader thread executed and now has the leader's id. */
+static uint32_t k_exec(uint32_t action, struct utrace_engine *e,
+		       pid_t former)
+{
+	struct cli *cli = utrace_engine_data(e);
+	pid_t tid = utrace_engine_tid(e);
+	struct tinfo *t;
+
+	if (former != tid) {
+		t = tidmap_del(&cli->marks, former);
+		if (t) {
+			/* the old leader's, if still there */
+			tinfo_drop(cli, tid);
+			if (tidmap_put(&cli->marks, tid, t))
+				free(t);
+		}
+		slot_set(cli, former, tid);
+	}
+	t = tinfo(cli, tid);
+	if (t)
+		t->hide = false;
+	if (cli->opt.detach_execve)
+		return detach_on_exec(cli, t, tid);
+	return UTRACE_RESUME;
+}
+
+static uint32_t k_death(struct utrace_engine *e, bool group_dead, int status)
+{
+	struct cli *cli = utrace_engine_data(e);
+
+	if (utrace_engine_tid(e) == cli->main_pid)
+		cli->main_status = status;
+	return UTRACE_RESUME;
+}
+
+static void k_reap(struct utrace_engine *e)
+{
+	struct cli *cli = utrace_engine_data(e);
+	pid_t tid = utrace_engine_tid(e);
+
+	tinfo_drop(cli, tid);
+	slot_set(cli, tid, 0);
+	cli->live--;
+}
+
+static const struct utrace_engine_ops keeper_ops = {
+	.report_exec = k_exec,
+	.report_death = k_death,
+	.report_reap = k_reap,
+};
+
+/* -u, -D and -b execve as the engine objects ask for them. */
+struct engine_host keeper_host(struct cli *cli)
+{
+	struct engine_host h = {
+		.arg = cli, .hidden = hidden, .detaching = exec_detaching,
+	};
+
+	return h;
+}
+
+int attach_engines(struct cli *cli, pid_t tid, pid_t tgid)
+{
+	struct utrace_engine *e;
+	struct tinfo *ti;
+	int err;
+
+	err = utrace_attach(cli->tracer, tid, UTRACE_ATTACH_CREATE |
+			    UTRACE_ATTACH_EXCLUSIVE | UTRACE_ATTACH_MATCH_OPS,
+			    &keeper_ops, cli, &e);
+	if (err)
+		return err;
+	ti = tinfo_new(cli, tid);
+	if (ti)
+		ti->hide = ti->keep_exec = ti->detaching = false;
+	cli->live++;
+	slot_set(cli, 0, tid);
+	err = utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
+				UTRACE_EVENT(REAP));
+	utrace_engine_put(e);
+	/*
+	 * ptrace as an engine: second, so that it is called last at syscall
+	 * entry, where it decides the program's ptrace and wait calls.
+	 */
+	if (!err)
+		err = utrace_emulate_ptrace(cli->tracer, tid);
+	/* gdb's queue before the printer: it hides its own traps. */
+	if (!err && cli->gdb)
+		gdbstub_attach(cli->gdb, tid, tgid);
+	if (!err && cli->injector)
+		err = injector_attach(cli->injector, cli->tracer, tid);
+	if (!err && cli->counter)
+		err = counter_attach(cli->counter, cli->tracer, tid);
+	if (!err && cli->printer)
+		err = printer_attach(cli->printer, cli->tracer, tid, tgid);
+	if (!err && cli->timeline)
+		err = timeline_attach(cli->timeline, cli->tracer, tid);
+	return err;
+}
+
+/*
+ * -f: utrace_follow(3) calls this for each new thread and child process
+ * of a traced one before it runs (parent: the thread that cloned it), and
+ * for the other threads of a process attached with -p (parent 0).
+ */
+static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
+		      unsigned long clone_flags)
+{
+	struct cli *cli = arg;
+	int err = attach_engines(cli, tid, tgid);
+
+	if (!err && parent && !(cli->opt.print.quiet & Q_ATTACH) && !cli->opt.print.json)
+		sink_msg(cli->out, "Process %d attached", tid);
+	return err;
+}
+
+/* With -f, follow @pid's process and children; threads taken on now. */
+int follow(struct cli *cli, pid_t pid)
+{
+	if (!cli->opt.follow)
+		return 0;
+	return utrace_follow(cli->tracer, pid, UTRACE_WATCH_PROCESS |
+			     UTRACE_WATCH_CHILDREN, follow_new, cli);
+}
+
+/*
+ * -p PID: as strace, only that thread; with -f every thread of its
+ * process, PID first.  Returns the number of threads attached or -errno.
+ */
+int attach_process(struct cli *cli, pid_t pid)
+{
+	int err;
+
+	err = attach_engines(cli, pid, read_tgid(pid));
+	if (err)
+		return err;
+	/* Every other thread of its process too, with -f. */
+	err = follow(cli, pid);
+	return 1 + (err > 0 ? err : 0);
+}
+
+
+void keeper_command(struct cli *cli, pid_t pid, bool hide)
+{
+	struct tinfo *t = tinfo(cli, pid);
+
+	if (!t)
+		return;
+	t->keep_exec = true;
+	t->hide = hide;
+}
