@@ -16,6 +16,7 @@
 #include <utrace.h>
 
 #include "decode/decode.h"
+#include "util/misc.h"
 
 #define UTRACE_CLI_VERSION "0.1.0"
 
@@ -184,11 +185,6 @@ int parse_options(struct options *o, int argc, char **argv);
 void options_free(struct options *o);
 void usage(FILE *f);
 
-/* Time since an arbitrary start, for -T, -r and the counter. */
-double now_mono(void);
-
-pid_t read_tgid(pid_t tid);
-pid_t status_field(pid_t tid, const char *key, pid_t dflt);
 /*
  * utrace -p PID on a process the serving tracer tracer_pid traces: join
  * it and print with p (NULL: -c) from its records until the process ends

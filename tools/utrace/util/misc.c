@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "util/misc.h"
 
 double now_mono(void)
 {
@@ -17,7 +17,6 @@ double now_mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A field of /proc/TID/status ("Tgid:", "TracerPid:"), or dflt. */
 pid_t status_field(pid_t tid, const char *key, pid_t dflt)
 {
 	char path[64], line[128];
@@ -38,7 +37,6 @@ pid_t status_field(pid_t tid, const char *key, pid_t dflt)
 	return v;
 }
 
-/* The process a thread belongs to, from /proc/TID/status. */
 pid_t read_tgid(pid_t tid)
 {
 	pid_t tgid = status_field(tid, "Tgid:", tid);

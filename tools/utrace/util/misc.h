@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Small helpers the engines and the command share; no state. */
+#ifndef UT_MISC_H
+#define UT_MISC_H
+
+#include <sys/types.h>
+
+/* Seconds on CLOCK_MONOTONIC: -T, -r, the counter, timers. */
+double now_mono(void);
+/* A field of /proc/TID/status ("Tgid:", "TracerPid:"), or dflt. */
+pid_t status_field(pid_t tid, const char *key, pid_t dflt);
+/* The process a thread belongs to, from /proc/TID/status. */
+pid_t read_tgid(pid_t tid);
+
+#endif
