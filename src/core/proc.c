@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* What only /proc tells: a thread's state, ids and signal dispositions. */
+/*
+ * What only /proc tells: a thread's state, ids and signal dispositions;
+ * and the clock the layers' waits use.
+ */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -41,4 +46,23 @@ const char *utrace__proc_field(const char *buf, const char *name)
 			return l + len + 1;
 	}
 	return NULL;
+}
+
+pid_t utrace__proc_ppid(pid_t tid)
+{
+	char buf[4096];
+	const char *v;
+
+	if (!utrace__proc_status(tid, buf, sizeof(buf)))
+		return 0;
+	v = utrace__proc_field(buf, "PPid");
+	return v ? atoi(v) : 0;
+}
+
+long utrace__now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
 }

@@ -9,5 +9,10 @@
 
 bool utrace__proc_status(pid_t tid, char *buf, size_t size);
 const char *utrace__proc_field(const char *buf, const char *name);
+/* The parent of tid's process (PPid:), 0 when the thread is gone. */
+pid_t utrace__proc_ppid(pid_t tid);
+
+/* Milliseconds on CLOCK_MONOTONIC: the deadlines of waits. */
+long utrace__now_ms(void);
 
 #endif

@@ -493,17 +493,6 @@ void utrace__settle(struct uthread *th)
 /* -- Death -------------------------------------------------------------------- */
 
 /* Parent process id of a thread, from /proc; 0 if unknown. */
-static pid_t ppid_of(pid_t tid)
-{
-	char buf[4096];
-	const char *v;
-
-	if (!utrace__proc_status(tid, buf, sizeof(buf)))
-		return 0;
-	v = utrace__proc_field(buf, "PPid");
-	return v ? atoi(v) : 0;
-}
-
 /*
  * A process died between creating a child and reporting it (SIGKILL): its
  * new children, held for a clone event that will never come, are let go.
@@ -512,7 +501,7 @@ static void release_orphans(struct utrace_tracer *t, pid_t tgid)
 {
 	for (unsigned b = 0; b < t->nbuckets && t->norphans; b++) {
 		for (struct uthread *c = t->buckets[b]; c; c = c->hnext) {
-			if (!c->orphan || ppid_of(c->tid) != tgid)
+			if (!c->orphan || utrace__proc_ppid(c->tid) != tgid)
 				continue;
 			c->hold &= ~HOLD_CLONE;
 			c->orphan = false;

@@ -256,17 +256,6 @@ static uint32_t run_vote(struct pe_thread *p, uint32_t action)
 	return r | UTRACE_RESUME;
 }
 
-static pid_t proc_ppid(pid_t tid)
-{
-	char buf[2048];
-	const char *v;
-
-	if (!utrace__proc_status(tid, buf, sizeof(buf)))
-		return 0;
-	v = utrace__proc_field(buf, "PPid");
-	return v ? atoi(v) : 0;
-}
-
 static pid_t proc_pgid(pid_t tid)
 {
 	pid_t g = getpgid(tid);
@@ -975,7 +964,7 @@ static void trace_link(struct pe *pe)
 /* TRACEME: the caller's real parent becomes its inner tracer. */
 static long do_traceme(struct pe_thread *p)
 {
-	pid_t ppid = proc_ppid(p->tgid);
+	pid_t ppid = utrace__proc_ppid(p->tgid);
 	struct pe_thread *t = ppid > 0 ? pe_find(p->pe, ppid) : NULL;
 
 	if (p->tracer || !t)
@@ -1005,7 +994,7 @@ static long do_attach(struct preq *r, struct pe_thread *q, bool seize)
 	q->tracer = p;
 	q->tracer_tgid = p->tgid;
 	/* Known now: at its death the zombie may be reaped before we look. */
-	q->parent_is_tracer = proc_ppid(q->tgid) == p->tgid;
+	q->parent_is_tracer = utrace__proc_ppid(q->tgid) == p->tgid;
 	q->seized = seize;
 	q->opts = seize ? (long)r->data : 0;
 	q->mode = PM_CONT;
@@ -1945,7 +1934,7 @@ static uint32_t pe_death(struct utrace_engine *e, bool group_dead, int status)
 	for (struct pe_thread *q = pe->threads; q && !sleepers; q = q->next)
 		sleepers = q->sys == PS_SLEEP;
 	if (group_dead && sleepers)
-		ppid = proc_ppid(p->tid);
+		ppid = utrace__proc_ppid(p->tid);
 	/* Its usage for the wait (zeros once its zombie is reaped). */
 	if (p->tracer)
 		proc_rusage(group_dead ? p->tgid : p->tid, &p->death_ru);

@@ -978,14 +978,6 @@ static int do_stop_begin(void *arg)
 	return 0;
 }
 
-static long q_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
 static void abs_deadline(struct timespec *ts, long ms)
 {
 	clock_gettime(CLOCK_MONOTONIC, ts);
@@ -1042,7 +1034,7 @@ UTRACE_EXPORT int utrace_queue_stop(struct utrace_queue *q, pid_t pid,
 	 * From here on a.s may be resumed (unlinked) by another thread at
 	 * any moment; our use of it keeps it allocated (stop_put).
 	 */
-	deadline = q_now_ms() + timeout_ms;
+	deadline = utrace__now_ms() + timeout_ms;
 	if (utrace__on_loop(q->t)) {
 		for (;;) {
 			pthread_mutex_lock(&q->lock);
@@ -1050,12 +1042,12 @@ UTRACE_EXPORT int utrace_queue_stop(struct utrace_queue *q, pid_t pid,
 				break;
 			pthread_mutex_unlock(&q->lock);
 			if (timeout_ms == 0 ||
-			    (timeout_ms > 0 && q_now_ms() >= deadline)) {
+			    (timeout_ms > 0 && utrace__now_ms() >= deadline)) {
 				pthread_mutex_lock(&q->lock);
 				break;
 			}
 			err = utrace_dispatch(q->t, timeout_ms < 0 ? -1 :
-					      (int)(deadline - q_now_ms()));
+					      (int)(deadline - utrace__now_ms()));
 			if (err < 0) {
 				pthread_mutex_lock(&q->lock);
 				return stop_put(q, a.s, err);
@@ -1543,7 +1535,7 @@ static int next_other(struct utrace_queue *q, struct utrace_event *ev,
 static int next_loop(struct utrace_queue *q, struct utrace_event *ev,
 		     int timeout_ms)
 {
-	long deadline = q_now_ms() + timeout_ms;
+	long deadline = utrace__now_ms() + timeout_ms;
 
 	for (;;) {
 		bool got, release = false;
@@ -1571,7 +1563,7 @@ static int next_loop(struct utrace_queue *q, struct utrace_event *ev,
 		if (timeout_ms == 0 || !utrace__nthreads(q->t))
 			return 0;
 		if (timeout_ms > 0) {
-			left = (int)(deadline - q_now_ms());
+			left = (int)(deadline - utrace__now_ms());
 			if (left <= 0)
 				return 0;
 		}

@@ -56,14 +56,6 @@ struct utrace__conn {
 	struct rres *results;
 };
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
 /* -- Reading (under c->lock) -------------------------------------------- */
 
 static void get_event(struct utrace_event *ev, const struct w_event *w)
@@ -227,7 +219,7 @@ static int wait_for(struct utrace__conn *c,
 		    bool (*ready)(struct utrace__conn *c, void *arg),
 		    void *arg, int timeout_ms)
 {
-	long deadline = now_ms() + timeout_ms;
+	long deadline = utrace__now_ms() + timeout_ms;
 
 	for (;;) {
 		int left = -1;
@@ -237,7 +229,7 @@ static int wait_for(struct utrace__conn *c,
 		if (c->eof)
 			return -ENOTCONN;
 		if (timeout_ms >= 0) {
-			left = (int)(deadline - now_ms());
+			left = (int)(deadline - utrace__now_ms());
 			if (left < 0)
 				left = 0;
 		}

@@ -171,14 +171,6 @@ static int make_dir(const char *dir)
 
 /* -- Credentials -------------------------------------------------------- */
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
 static bool cap_ptrace_of(const char *status)
 {
 	const char *v = utrace__proc_field(status, "CapEff");
@@ -494,7 +486,7 @@ static bool stop_try(struct sconn *c, struct pstop *s)
 {
 	int r = utrace_queue_stop(c->q, s->pid, 0);
 
-	if (r == -ETIMEDOUT && (s->deadline < 0 || now_ms() < s->deadline))
+	if (r == -ETIMEDOUT && (s->deadline < 0 || utrace__now_ms() < s->deadline))
 		return false;
 	if (result(c, s->seq, r, NULL, 0))
 		c->closing = true;
@@ -531,7 +523,7 @@ static int req_stop(struct sconn *c, uint32_t seq, const struct w_stop *w)
 		return -ENOMEM;
 	s->seq = seq;
 	s->pid = w->pid;
-	s->deadline = w->timeout_ms < 0 ? -1 : now_ms() + w->timeout_ms;
+	s->deadline = w->timeout_ms < 0 ? -1 : utrace__now_ms() + w->timeout_ms;
 	s->next = c->stops;
 	c->stops = s;
 	return 0;
@@ -1119,7 +1111,7 @@ static void drain(struct sconn *c, long deadline)
 	if (fl < 0 || fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
 		return;
 	while (!c->closing) {
-		long left = deadline - now_ms();
+		long left = deadline - utrace__now_ms();
 		struct timeval tv = { left / 1000, (left % 1000) * 1000 };
 
 		pump(c);
@@ -1220,7 +1212,7 @@ static void serve_end(struct utrace_tracer *t, void *data)
 		if (pthread_timedjoin_np(s->th, NULL, &ts) == 0)
 			break;
 	}
-	deadline = now_ms() + 2000;
+	deadline = utrace__now_ms() + 2000;
 	while (s->conns) {
 		struct sconn *c = s->conns;
 
