@@ -4,6 +4,7 @@
 # and pids are normalised.  Then utrace's own side: the syscall log beside
 # gdb, and bad input (malformed packets, checksums, a second gdb, a client
 # that goes away).  Only 127.0.0.1 is used.
+here=$(cd "$(dirname "$0")" && pwd)
 O=${O:-build}
 case $O in /*) ;; *) O=$(pwd)/$O ;; esac
 U=$O/utrace
@@ -29,25 +30,7 @@ cleanup() {
 trap cleanup EXIT
 cd "$tmp" || exit 1
 
-ok() { echo "ok - $1"; }
-nok() {
-	echo "not ok - $1"
-	shift
-	for f in "$@"; do sed 's/^/# /' "$f" | head -40; done
-}
-t() {	# name, shell condition, file to show on failure
-	if eval "$2"; then ok "$1"; else nok "$1" "${3:-/dev/null}"; fi
-}
-
-# Wait for a file to hold a line matching a pattern (at most 20 s).
-wait_for() {	# file, pattern
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 200 ] && return 1
-		sleep 0.1
-	done
-}
+. "$here/gdb.inc"
 
 # Start a server for gdb_prog MODE: sets $port and $server.
 start() {	# kind (utrace|gdbserver), mode, extra args...
@@ -80,18 +63,6 @@ finish() {
 	server=
 }
 
-norm() {
-	sed -e '/^Reading .* from remote target\.\.\.$/d' \
-	    -e '/^warning: File transfers from remote targets can be slow/d' \
-	    -e '/^$/d' \
-	    -e 's/0x[0-9a-f]\{6,\}/ADDR/g' \
-	    -e 's/process [0-9]*/process PID/g' \
-	    -e 's/process PID  */process PID /g' \
-	    -e 's/Thread [0-9]*\.[0-9]*/Thread PID.TID/g' \
-	    -e 's/LWP [0-9]*/LWP TID/g' \
-	    -e 's/expected=[0-9]*/expected=N/g' \
-	    -e 's/127\.0\.0\.1:[0-9]*/127.0.0.1:PORT/g'
-}
 
 gdb_run() {	# script
 	timeout 60 gdb -nx -batch -ex 'set sysroot /' \
@@ -508,7 +479,6 @@ fi
 # (utrace_queue_connect): gdb breaks, continues and reads variables there;
 # the first utrace's log keeps every syscall line, and once gdb detaches
 # the program runs to its end, nothing left stopped.
-wait_for_file() { i=0; while [ ! -f "$1" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done; }
 rm -f mark go log2 j.err
 "$U" -f -o log2 "$P" join "$tmp/mark" "$tmp/go" >j.prog 2>j.first &
 first=$!

@@ -223,7 +223,13 @@ struct engine_host keeper_host(struct cli *cli)
 	return h;
 }
 
-int attach_engines(struct cli *cli, pid_t tid, pid_t tgid)
+/*
+ * The engines of a traced thread.  @gdb_only: a thread traced only for
+ * gdb (--gdb without -f: gdb debugs every thread, as under gdbserver,
+ * but the trace stays the traced thread's, as strace's without -f).
+ */
+static int attach_thread(struct cli *cli, pid_t tid, pid_t tgid,
+			 bool gdb_only)
 {
 	struct utrace_engine *e;
 	struct tinfo *ti;
@@ -251,6 +257,8 @@ int attach_engines(struct cli *cli, pid_t tid, pid_t tgid)
 	/* gdb's queue before the printer: it hides its own traps. */
 	if (!err && cli->gdb)
 		gdbstub_attach(cli->gdb, tid, tgid);
+	if (err || gdb_only)
+		return err;
 	if (!err && cli->injector)
 		err = injector_attach(cli->injector, cli->tracer, tid);
 	if (!err && cli->counter)
@@ -262,6 +270,11 @@ int attach_engines(struct cli *cli, pid_t tid, pid_t tgid)
 	return err;
 }
 
+int attach_engines(struct cli *cli, pid_t tid, pid_t tgid)
+{
+	return attach_thread(cli, tid, tgid, false);
+}
+
 /*
  * -f: utrace_follow(3) calls this for each new thread and child process
  * of a traced one before it runs (parent: the thread that cloned it), and
@@ -271,25 +284,33 @@ static int follow_new(void *arg, pid_t tid, pid_t tgid, pid_t parent,
 		      unsigned long clone_flags)
 {
 	struct cli *cli = arg;
-	int err = attach_engines(cli, tid, tgid);
+	int err = attach_thread(cli, tid, tgid, !cli->opt.follow);
 
-	if (!err && parent && !(cli->opt.print.quiet & Q_ATTACH) && !cli->opt.print.json)
+	if (!err && parent && cli->opt.follow &&
+	    !(cli->opt.print.quiet & Q_ATTACH) && !cli->opt.print.json)
 		sink_msg(cli->out, "Process %d attached", tid);
 	return err;
 }
 
-/* With -f, follow @pid's process and children; threads taken on now. */
+/*
+ * With -f, follow @pid's process and children; threads taken on now.
+ * With --gdb alone, every thread of its process, for gdb only.
+ */
 int follow(struct cli *cli, pid_t pid)
 {
-	if (!cli->opt.follow)
-		return 0;
-	return utrace_follow(cli->tracer, pid, UTRACE_WATCH_PROCESS |
-			     UTRACE_WATCH_CHILDREN, follow_new, cli);
+	if (cli->opt.follow)
+		return utrace_follow(cli->tracer, pid, UTRACE_WATCH_PROCESS |
+				     UTRACE_WATCH_CHILDREN, follow_new, cli);
+	if (cli->gdb)
+		return utrace_follow(cli->tracer, pid, UTRACE_WATCH_PROCESS,
+				     follow_new, cli);
+	return 0;
 }
 
 /*
  * -p PID: as strace, only that thread; with -f every thread of its
- * process, PID first.  Returns the number of threads attached or -errno.
+ * process, PID first (with --gdb, the others for gdb only).  Returns the
+ * number of threads the trace shows or -errno.
  */
 int attach_process(struct cli *cli, pid_t pid)
 {
@@ -300,7 +321,7 @@ int attach_process(struct cli *cli, pid_t pid)
 		return err;
 	/* Every other thread of its process too, with -f. */
 	err = follow(cli, pid);
-	return 1 + (err > 0 ? err : 0);
+	return 1 + (err > 0 && cli->opt.follow ? err : 0);
 }
 
 

@@ -177,6 +177,12 @@ struct gproc {
 	struct swbp *bps;
 	struct hwslot dr[4];
 	unsigned dr_gen;
+	/*
+	 * A thread born while debug registers are in use: the whole process
+	 * is stopped (utrace_queue_stop) so that it starts with them; let go
+	 * once every thread is held (gdb_birth_settle).
+	 */
+	bool birth_stop;
 	struct gproc *next;
 };
 
@@ -282,6 +288,8 @@ bool gthr_pending(struct gdbstub *s, struct gthr *g);
 void gdb_resume(struct gdbstub *s, struct action *acts, size_t n);
 int gdb_start_proc(struct gdbstub *s, struct gproc *p);
 void gdb_interrupt(struct gdbstub *s);
+void gdb_birth_stop(struct gdbstub *s, struct gproc *p);
+void gdb_birth_settle(struct gdbstub *s);
 
 /* records.c: the queue's records become gdb's events and stop replies. */
 void gdb_report(struct gdbstub *s, struct gthr *g);

@@ -319,8 +319,16 @@ static void on_clone(struct gthr *g, const struct utrace_event *ev)
 	if (flags & CLONE_THREAD) {
 		struct gthr *c = gthr_find(s, child);
 
-		if (!c && s->joined)
+		if (!c && s->joined) {
+			/*
+			 * Joined, the parent's clone record is the first word
+			 * of the thread: stopped from there (the child may
+			 * have run a few instructions meanwhile).
+			 */
 			c = gthr_add(s, g->p, child);
+			if (c)
+				gdb_birth_stop(s, g->p);
+		}
 		gthr_pass_on(g);
 		return;
 	}

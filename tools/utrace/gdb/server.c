@@ -765,6 +765,7 @@ static void check_stopped(struct gdbstub *s)
 
 	if (!s->active)
 		return;
+	gdb_birth_settle(s);
 	if (!s->stopping && !s->closing)
 		return;
 	if (gdb_any_running(s))

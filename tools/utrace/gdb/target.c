@@ -305,15 +305,17 @@ int gdb_watch(struct gdbstub *s, pid_t tid)
 
 struct gthr *gthr_add(struct gdbstub *s, struct gproc *p, pid_t tid)
 {
-	struct gthr *g = calloc(1, sizeof(*g));
+	struct gthr *g = calloc(1, sizeof(*g)), **pp;
 
 	if (!g)
 		return NULL;
 	g->s = s;
 	g->p = p;
 	g->tid = tid;
-	g->next = s->threads;
-	s->threads = g;
+	/* In the order gdb numbers them, as gdbserver: creation order. */
+	for (pp = &s->threads; *pp; pp = &(*pp)->next)
+		;
+	*pp = g;
 	return g;
 }
 
@@ -388,6 +390,8 @@ int gdbstub_attach(struct gdbstub *s, pid_t tid, pid_t tgid)
 	/* A fork child gdb may be told about: held from birth. */
 	if (fresh)
 		utrace_queue_stop(s->q, tgid, 0);
+	else if (tid != tgid)
+		gdb_birth_stop(s, p);
 	return 0;
 }
 
@@ -669,6 +673,9 @@ int gdb_start_proc(struct gdbstub *s, struct gproc *p)
 		err = gdb_watch(s, p->pid);
 		if (err)
 			return err;
+		/* The main thread first: gdb's thread 1. */
+		if (!gthr_find(s, p->pid))
+			gthr_add(s, p, p->pid);
 		snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
 		d = opendir(path);
 		if (d) {
@@ -710,4 +717,61 @@ void gdb_interrupt(struct gdbstub *s)
 	s->evthr = g;
 	g->ev = GEV_INTR;
 	gdb_stop_all(s);
+}
+
+/*
+ * A new thread of @p while gdb's debug registers are in use: they are
+ * per thread, and the kernel gives a new thread none.  gdbserver writes
+ * them before the thread first runs; here the queue can write them only
+ * on a thread it holds, so the process is stopped (locally the thread is
+ * taken at birth, before its first instruction) and let go again once
+ * they are written (gdb_birth_settle).
+ */
+void gdb_birth_stop(struct gdbstub *s, struct gproc *p)
+{
+	int i;
+
+	if (p->birth_stop || !p->active || p->gone)
+		return;
+	for (i = 0; i < 4 && !p->dr[i].used; i++)
+		;
+	if (i == 4)
+		return;
+	p->birth_stop = true;
+	utrace_queue_stop(s->q, p->pid, 0);
+	s->kick = true;
+}
+
+/*
+ * A birth stop is complete when every thread of its process is held:
+ * the debug registers go in, and unless gdb holds the process itself
+ * (it stopped it meanwhile, or has not resumed it) the process runs on.
+ */
+void gdb_birth_settle(struct gdbstub *s)
+{
+	struct gproc *p;
+	struct gthr *g;
+
+	for (p = s->procs; p; p = p->next) {
+		if (!p->birth_stop)
+			continue;
+		for (g = s->threads; g; g = g->next)
+			if (g->p == p && gthr_usable(g) && !g->stopped)
+				break;
+		if (g)
+			continue;	/* not all held yet */
+		p->birth_stop = false;
+		for (g = s->threads; g; g = g->next)
+			if (g->p == p && gthr_usable(g))
+				gthr_dr_apply(g);
+		if (!s->waiting || s->stopping || s->closing)
+			continue;	/* gdb's own stop takes it over */
+		for (g = s->threads; g; g = g->next)
+			if (g->p == p) {
+				g->allstop = false;
+				gthr_set_stopped(g);
+			}
+		utrace_queue_resume(s->q, p->pid);
+		s->kick = true;
+	}
 }

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A threaded program for the gdb thread tests (test/cli/gdb-threads.sh):
+ * every thread is at a known place whenever gdb can stop it, so that gdb
+ * sessions through gdbserver and through utrace --gdb print the same.
+ *   once      one worker calls touch(1); main joins it and prints "hits 1"
+ *             (issue 20's first program)
+ *   park      two workers, each asleep in read() on its own pipe; main
+ *             calls hit() once both sleep, then wakes worker 1, joins it,
+ *             wakes worker 2, joins it; each worker, once main sleeps in
+ *             its join, calls work(i) and exits; main prints "sum N"
+ *   idle      two workers asleep in read(); once both sleep, main creates
+ *             the file argv[2] and waits in pause() until killed (-p)
+ *   late      creates the file argv[2], waits for the file argv[3] (gdb
+ *             attaches or joins meanwhile), then runs as park
+ * Variables are volatile so that -O1 keeps them where gdb looks.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+volatile int hits;
+volatile int total;
+static int pipes[3][2];
+static volatile pid_t tids[3];
+static pid_t main_tid;
+
+__attribute__((noinline)) void touch(int v)
+{
+	hits += v;
+}
+
+__attribute__((noinline)) int twice(int v)
+{
+	return 2 * v;
+}
+
+__attribute__((noinline)) void work(int i)
+{
+	int x = i * 10;
+
+	x += twice(x);
+	x += 1;
+	total += x;
+}
+
+__attribute__((noinline)) void hit(int v)
+{
+	hits += v;
+}
+
+/* Is the thread asleep in the kernel ('S' in its stat)? */
+static int asleep(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+static void wait_asleep(pid_t tid)
+{
+	while (!asleep(tid))
+		usleep(1000);
+}
+
+static void *once_fn(void *arg)
+{
+	touch(1);
+	return arg;
+}
+
+static void *park_fn(void *arg)
+{
+	int i = (int)(long)arg;
+	char c;
+
+	tids[i] = (pid_t)syscall(SYS_gettid);
+	if (read(pipes[i][0], &c, 1) != 1)
+		return NULL;
+	wait_asleep(main_tid);	/* main is in its join */
+	work(i);
+	return arg;
+}
+
+static void wake(int i)
+{
+	if (write(pipes[i][1], "x", 1) != 1)
+		exit(3);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "once";
+	pthread_t t[3];
+	int i;
+
+	main_tid = (pid_t)syscall(SYS_gettid);
+	if (!strcmp(mode, "late") && argc > 3) {
+		close(open(argv[2], O_CREAT | O_WRONLY, 0644));
+		while (access(argv[3], F_OK))
+			usleep(1000);
+	}
+	if (!strcmp(mode, "once")) {
+		pthread_create(&t[0], NULL, once_fn, NULL);
+		pthread_join(t[0], NULL);
+		printf("hits %d\n", hits);
+		return 0;
+	}
+	for (i = 1; i <= 2; i++) {
+		if (pipe(pipes[i]))
+			return 2;
+		pthread_create(&t[i], NULL, park_fn, (void *)(long)i);
+	}
+	for (i = 1; i <= 2; i++) {
+		while (!tids[i])
+			usleep(1000);
+		wait_asleep(tids[i]);
+	}
+	if (!strcmp(mode, "idle")) {
+		if (argc > 2)
+			close(open(argv[2], O_CREAT | O_WRONLY, 0644));
+		for (;;)
+			pause();
+	}
+	hit(1);
+	for (i = 1; i <= 2; i++) {
+		wake(i);
+		pthread_join(t[i], NULL);
+	}
+	printf("sum %d hits %d\n", total, hits);
+	return 0;
+}
