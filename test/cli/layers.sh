@@ -6,6 +6,8 @@
 #   engines/  decode/, util/, cli.h, the library; never options/ or the
 #             command's own files (command.h)
 #   options/  cli.h and options/; never an engine's inside or the command
+#   gdb/framing.c  the gdb connection: never the library nor cli.h (gdb.h
+#             and gdbstub.h only)
 # Checked twice: the #include lines of the sources, and the symbols the
 # objects use (a decode/ or util/ object may use nothing defined by
 # another folder's objects or by libutrace).
@@ -61,3 +63,13 @@ else
 		"the command or libutrace"
 fi
 rm -f "${TMPDIR:-/tmp}/layers.$$.hi" "${TMPDIR:-/tmp}/layers.$$.bad"
+
+# gdb/framing.c: packets and sockets, nothing of the library.
+bad=$(grep -nE '^#include (<utrace\.h>|"(cli|command)\.h")' "$src/gdb/framing.c")
+lib=$(used "$obj/gdb/framing.o" | grep '^utrace_')
+if [ -z "$bad$lib" ] && [ -f "$obj/gdb/framing.o" ]; then
+	echo "ok - gdb/framing.c includes and uses nothing of the library"
+else
+	echo "not ok - gdb/framing.c includes or uses the library"
+	echo "$bad$lib" | sed 's/^/# /'
+fi
