@@ -31,9 +31,10 @@ ALLCFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread
 LDLIBS    += -lseccomp -pthread
 
 LIB_SRCS  := $(wildcard src/*/*.c)
+LIB_ASMS  := $(wildcard src/*/*.S)
 LIB_HDRS  := $(wildcard src/*/*.h)
-LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o)
-LIB_PICS  := $(LIB_SRCS:%.c=$(O)/%.pic.o)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o) $(LIB_ASMS:%.S=$(O)/%.o)
+LIB_PICS  := $(LIB_SRCS:%.c=$(O)/%.pic.o) $(LIB_ASMS:%.S=$(O)/%.pic.o)
 STATIC    := $(O)/libutrace.a
 SHARED    := $(O)/libutrace.so.$(VERSION)
 
@@ -56,6 +57,16 @@ $(O)/src/%.o: src/%.c $(LIB_HDRS) include/utrace.h
 $(O)/src/%.pic.o: src/%.c $(LIB_HDRS) include/utrace.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Isrc $(ALLCFLAGS) -fvisibility=hidden -fPIC -c -o $@ $<
+
+# The code placed in traced processes (src/record/blob.S): position-
+# independent by itself, copied out of the library as bytes.
+$(O)/src/%.o: src/%.S $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Isrc -c -o $@ $<
+
+$(O)/src/%.pic.o: src/%.S $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Isrc -c -o $@ $<
 
 $(STATIC): $(LIB_OBJS)
 	@rm -f $@

@@ -359,6 +359,39 @@ int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags);
 int utrace_queue_connect(pid_t tid, struct utrace_queue **out);
 int utrace_tracer_joiners(struct utrace_tracer *t);
 
+/* -- Syscalls observed in-process (SPEC section 15, utrace(7)) ------------ */
+
+/* utrace_tracer_set_records */
+#define UTRACE_RECORDS_OFF	0	/* stops only: the kernel vouches for each */
+#define UTRACE_RECORDS_ON	1	/* observers' syscalls from in-process records */
+
+int utrace_tracer_set_records(struct utrace_tracer *t, unsigned mode);
+int utrace_set_observer(struct utrace_engine *e, bool observer);
+int utrace_from_record(struct utrace_engine *e);
+
+/* What a record of a syscall holds besides its registers (utrace_set_capture(3)). */
+#define UTRACE_CAPTURE_ENTRY	0x1	/* read at the syscall's entry */
+#define UTRACE_CAPTURE_EXIT	0x2	/* read at its exit */
+#define UTRACE_CAPTURE_FIXED	0	/* len bytes */
+#define UTRACE_CAPTURE_ARGLEN	1	/* argument len_arg bytes, at most len */
+#define UTRACE_CAPTURE_RETLEN	2	/* the return value's bytes, at most len */
+#define UTRACE_CAPTURE_STRING	3	/* up to a NUL, at most len bytes */
+
+struct utrace_capture {
+	size_t size;		/* sizeof(struct utrace_capture) */
+	unsigned arg;		/* the argument (0-5) that holds the address */
+	unsigned when;		/* UTRACE_CAPTURE_ENTRY and/or _EXIT */
+	unsigned kind;		/* UTRACE_CAPTURE_FIXED ... _STRING */
+	unsigned len_arg;	/* for UTRACE_CAPTURE_ARGLEN */
+	size_t len;		/* bytes, or the limit */
+};
+
+int utrace_set_capture(struct utrace_tracer *t, long nr,
+		       const struct utrace_capture *rules, size_t n);
+/* records delivered, traps taken, sites rewritten, traps sent to stops */
+int utrace_tracer_record_stats(struct utrace_tracer *t, uint64_t *out,
+			       size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,11 @@ static int check(struct utrace_engine *e, struct uthread **out)
 		return -ESRCH;
 	if (th->dead || th->state == TH_DEAD)
 		return -ESRCH;
+	/* A callback made from a record: the thread runs (rec_op). */
+	if (th->rec_pass) {
+		*out = th;
+		return 0;
+	}
 	if (th->state == TH_NEW) {
 		/* A new child, stopped from birth: its first stop comes now. */
 		utrace__await_first_stop(th);
@@ -71,13 +76,17 @@ struct acc {
 	ssize_t ret;
 };
 
+static int rec_op(struct uthread *th, struct acc *a);
+
 static int run_checked(void *arg)
 {
 	struct acc *a = arg;
 	struct uthread *th;
 	int err = check(a->e, &th);
 
-	return err ? err : a->fn(th, a);
+	if (err)
+		return err;
+	return th->rec_pass ? rec_op(th, a) : a->fn(th, a);
 }
 
 static int access_call(struct acc *a)
@@ -448,4 +457,84 @@ UTRACE_EXPORT ssize_t utrace_mem_read_string(struct utrace_engine *e,
 		return -EINVAL;
 	err = access_call(&a);
 	return err ? err : a.ret;
+}
+
+/* -- Inside a callback made from a record ----------------------------------------- */
+
+static ssize_t rec_read(struct uthread *th, uint64_t addr, void *buf,
+			size_t len)
+{
+	return len ? utrace__layers_rec_read(th, addr, buf, len) : 0;
+}
+
+/*
+ * The syscall has run already and the thread is running: the syscall, the
+ * registers and the captured memory are answered from the record; anything
+ * else is refused (utrace_set_observer(3)): -EPERM for a change, -ENODATA
+ * for what a record does not hold.
+ */
+static int rec_op(struct uthread *th, struct acc *a)
+{
+	if (a->fn == op_syscall_get) {
+		*a->sc = th->sc;
+		return 0;
+	}
+	if (a->fn == op_regs_get) {
+		*a->out = th->rec_regs;
+		return 0;
+	}
+	if (a->fn == op_changes) {
+		a->ret = 0;
+		return 0;
+	}
+	if (a->fn == op_mem && !a->write) {
+		a->ret = rec_read(th, a->addr, a->buf, a->len);
+		return 0;
+	}
+	if (a->fn == op_read_string) {
+		ssize_t n = rec_read(th, a->addr, a->buf, a->len - 1);
+		char *buf = a->buf, *nul;
+
+		if (n < 0) {
+			buf[0] = 0;
+			a->ret = n;
+			return 0;
+		}
+		nul = memchr(buf, 0, (size_t)n);
+		if (nul) {
+			a->ret = nul - buf;
+		} else if ((size_t)n == a->len - 1) {
+			buf[n] = 0;
+			a->ret = (ssize_t)a->len;	/* truncated */
+		} else {
+			/* Cut short by the capture: not the whole string. */
+			buf[0] = 0;
+			a->ret = -ENODATA;
+		}
+		return 0;
+	}
+	if (a->fn == op_stop_rusage)
+		return -ENODATA;
+	return -EPERM;
+}
+
+static int do_from_record(void *arg)
+{
+	struct utrace_engine *e = arg;
+	struct uthread *th = e->th;
+
+	if ((atomic_load(&e->flags) & ENG_DETACHED) || !th)
+		return -ESRCH;
+	return th->rec_pass ? 1 : 0;
+}
+
+/**
+ * utrace_from_record - is this callback made from a record?
+ * See utrace_set_observer(3).
+ */
+UTRACE_EXPORT int utrace_from_record(struct utrace_engine *e)
+{
+	if (!e)
+		return -EINVAL;
+	return utrace__call(e->t, do_from_record, e);
 }

@@ -517,3 +517,33 @@ UTRACE_EXPORT int utrace_set_syscalls(struct utrace_engine *e, const long *nrs,
 	free(a.set);
 	return err;
 }
+
+struct observer_args {
+	struct utrace_engine *e;
+	bool on;
+};
+
+static int do_set_observer(void *arg)
+{
+	struct observer_args *a = arg;
+	struct utrace_engine *e = a->e;
+
+	if ((atomic_load(&e->flags) & ENG_DETACHED) || !e->th)
+		return -ESRCH;
+	e->observer = a->on;
+	utrace__thread_recalc(e->th);
+	return 0;
+}
+
+/**
+ * utrace_set_observer - declare that an engine only looks at syscalls
+ * See utrace_set_observer(3).
+ */
+UTRACE_EXPORT int utrace_set_observer(struct utrace_engine *e, bool observer)
+{
+	struct observer_args a = { e, observer };
+
+	if (!e)
+		return -EINVAL;
+	return utrace__call(e->t, do_set_observer, &a);
+}

@@ -41,6 +41,7 @@ struct utrace_engine {
 	struct utrace_engine *prev, *next;
 	uint64_t *sysset;		/* NULL: every syscall */
 	bool first;			/* linked before the others (loop thread) */
+	bool observer;			/* its syscall callbacks only look */
 };
 
 enum utrace__thstate {
@@ -144,6 +145,16 @@ struct uthread {
 	/* wait4's usage with the status of this stop (UTRACE_TRACER_RUSAGE) */
 	bool stop_ru_valid;
 	struct rusage stop_ru;
+	/* its syscalls reach the tracer through a layer's traps (layer.h) */
+	bool sys_trapped;
+	/*
+	 * Inside a pass made from a record (utrace__record_report): the
+	 * callbacks may look (th->sc, rec_regs) but not change or hold.
+	 */
+	bool rec_pass;
+	struct user_regs_struct rec_regs;
+	/* each layer's own pointer (utrace__th_data), by registration */
+	void *ldata[UTRACE__NLAYERS];
 };
 
 struct utrace__status {
@@ -310,6 +321,13 @@ void utrace__layers_after_dispatch(struct utrace_tracer *t);
 void utrace__layers_closing(struct utrace_tracer *t);
 void utrace__layers_free(struct utrace_tracer *t);
 bool utrace__layers_foreign_seccomp(struct uthread *th, uint32_t data);
+bool utrace__layers_status(struct uthread *th, int status);
+long utrace__layers_restart(struct uthread *th, long req);
+void utrace__layers_recalc(struct uthread *th);
+void utrace__layers_release(struct uthread *th);
+void utrace__layers_forget(struct uthread *th);
+ssize_t utrace__layers_rec_read(struct uthread *th, uint64_t addr, void *buf,
+				size_t len);
 
 
 /* signal.c */

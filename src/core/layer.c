@@ -5,6 +5,7 @@
  * core's structures.
  */
 #include <errno.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <linux/audit.h>
 
@@ -194,4 +195,204 @@ int utrace__engine_ptrace(struct utrace_engine *e, int req, void *addr,
 	if (ret)
 		*ret = r;
 	return 0;
+}
+
+/* -- Thread hooks (a layer that sees threads where engines do not) --------- */
+
+#define EACH_LAYER(t, h)							\
+	for (unsigned _i = 0, _n = atomic_load_explicit(&(t)->nlayers,	\
+						memory_order_relaxed);	\
+	     _i < _n && ((h) = &(t)->layers[(t)->lorder[_i]]); _i++)
+
+bool utrace__layers_status(struct uthread *th, int status)
+{
+	const struct utrace__hook *h;
+
+	EACH_LAYER(th->t, h)
+		if (h->ops->status && h->ops->status(th->t, h->data, th, status))
+			return true;
+	return false;
+}
+
+long utrace__layers_restart(struct uthread *th, long req)
+{
+	const struct utrace__hook *h;
+
+	EACH_LAYER(th->t, h) {
+		if (!h->ops->restart)
+			continue;
+		req = h->ops->restart(th->t, h->data, th, req);
+		if (req < 0)
+			return req;
+	}
+	return req;
+}
+
+void utrace__layers_recalc(struct uthread *th)
+{
+	const struct utrace__hook *h;
+
+	EACH_LAYER(th->t, h)
+		if (h->ops->recalc)
+			h->ops->recalc(th->t, h->data, th);
+}
+
+void utrace__layers_release(struct uthread *th)
+{
+	const struct utrace__hook *h;
+
+	EACH_LAYER(th->t, h)
+		if (h->ops->release)
+			h->ops->release(th->t, h->data, th);
+}
+
+void utrace__layers_forget(struct uthread *th)
+{
+	const struct utrace__hook *h;
+
+	EACH_LAYER(th->t, h)
+		if (h->ops->forget)
+			h->ops->forget(th->t, h->data, th);
+}
+
+ssize_t utrace__layers_rec_read(struct uthread *th, uint64_t addr, void *buf,
+				size_t len)
+{
+	const struct utrace__hook *h;
+
+	EACH_LAYER(th->t, h)
+		if (h->ops->rec_read)
+			return h->ops->rec_read(th->t, h->data, th, addr, buf,
+						len);
+	return -ENODATA;
+}
+
+/* -- A traced thread, for the layers ------------------------------------------ */
+
+pid_t utrace__th_tid(const struct uthread *th)
+{
+	return th->tid;
+}
+
+pid_t utrace__th_tgid(const struct uthread *th)
+{
+	return th->tgid;
+}
+
+enum utrace__stop utrace__th_stop(const struct uthread *th)
+{
+	return th->state == TH_STOPPED ? th->stop : STOP_NONE;
+}
+
+int utrace__th_stop_sig(const struct uthread *th)
+{
+	return th->state == TH_STOPPED && th->stop == STOP_SIGNAL ?
+	       th->stop_sig : 0;
+}
+
+void **utrace__th_data(struct uthread *th, const struct utrace__layer *ops)
+{
+	unsigned n = atomic_load(&th->t->nlayers);
+
+	for (unsigned i = 0; i < n; i++)
+		if (th->t->layers[i].ops == ops)
+			return &th->ldata[i];
+	return NULL;
+}
+
+void utrace__th_signal_stop(struct uthread *th)
+{
+	th->state = TH_STOPPED;
+	th->stop = STOP_SIGNAL;
+	th->stop_sig = 0;
+	th->interrupt_sent = false;	/* any trap consumes PTRACE_INTERRUPT */
+	th->regs_valid = false;
+}
+
+struct user_regs_struct *utrace__th_regs(struct uthread *th)
+{
+	return utrace__regs_load(th) ? NULL : &th->regs;
+}
+
+void utrace__th_regs_changed(struct uthread *th)
+{
+	th->regs_dirty = th->regs_valid;
+}
+
+void utrace__th_regs_drop(struct uthread *th)
+{
+	th->regs_valid = th->regs_dirty = false;
+}
+
+void utrace__th_set_trapped(struct uthread *th, bool trapped)
+{
+	th->sys_trapped = trapped;
+}
+
+void utrace__th_gone(struct uthread *th, int status)
+{
+	struct utrace__status s = { .pid = th->tid, .status = status };
+
+	utrace__requeue(th->t, &s);
+	th->state = TH_RUNNING;
+	th->stop = STOP_NONE;
+	th->regs_valid = th->regs_dirty = false;
+}
+
+/* -- Syscalls observed in-process ------------------------------------------------ */
+
+static bool set_bit(const uint64_t *set, long nr)
+{
+	return set[nr / 64] >> (nr % 64) & 1;
+}
+
+void utrace__th_observed(struct uthread *th, const uint64_t *capture,
+			 uint64_t *want, uint64_t *stop)
+{
+	const unsigned long sys = UTRACE_EVENT_SYSCALL;
+
+	memset(want, 0, UTRACE__SYSSET_BITS / 8);
+	memset(stop, 0, UTRACE__SYSSET_BITS / 8);
+	if (!(th->events & sys))
+		return;
+	for (long nr = 0; nr < UTRACE__SYSSET_BITS; nr++) {
+		bool any = false, all_obs = true;
+
+		for (const struct utrace_engine *e = th->head; e; e = e->next) {
+			if (atomic_load(&e->flags) & ENG_DETACHED)
+				continue;
+			/* a pass for nr visits it (report.c) */
+			if (!(e->events & (sys | UTRACE_EVENT(QUIESCE))) ||
+			    !utrace__engine_wants_nr(e, nr))
+				continue;
+			any |= (e->events & sys) != 0;
+			all_obs &= e->observer;
+		}
+		if (!any)
+			continue;
+		if (all_obs && set_bit(capture, nr))
+			want[nr / 64] |= 1ULL << (nr % 64);
+		else
+			stop[nr / 64] |= 1ULL << (nr % 64);
+	}
+}
+
+void utrace__record_report(struct uthread *th, bool exit,
+			   const struct utrace_syscall *sc,
+			   const struct user_regs_struct *regs)
+{
+	struct utrace_syscall keep = th->sc;
+	struct utrace__event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = exit ? EV_SYSCALL_EXIT : EV_SYSCALL_ENTRY;
+	ev.nr = sc->nr;
+	if (!utrace__wants(th, &ev))
+		return;
+	th->sc = *sc;
+	th->rec_regs = *regs;
+	th->rec_pass = true;
+	utrace__report(th, &ev);
+	th->rec_pass = false;
+	th->sc = keep;
 }

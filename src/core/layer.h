@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <signal.h>
 #include <sys/types.h>
+#include <stddef.h>
 #include "utrace.h"
 
 #define UTRACE_EXPORT __attribute__((visibility("default")))
@@ -26,6 +27,10 @@
 #define UTRACE__SYSSET_BITS	1024
 
 /* -- Hooks ----------------------------------------------------------------- */
+
+/* A traced thread, opaque to layers (the utrace__th_* calls below). */
+struct uthread;
+struct user_regs_struct;
 
 /*
  * A layer's hooks.  Every one may be NULL.  @data is what the layer gave
@@ -63,6 +68,36 @@ struct utrace__layer {
 	 * emulated ptrace), or 0.
 	 */
 	pid_t (*tracer_of)(struct utrace_tracer *t, void *data, pid_t tid);
+	/*
+	 * Loop thread: a wait status of @th, a thread @t traces, before the
+	 * core handles it.  True: the layer handled a stop itself and left
+	 * it a signal stop with no signal (utrace__th_signal_stop), which
+	 * the core settles as usual.  The first layer that says true wins.
+	 */
+	bool (*status)(struct utrace_tracer *t, void *data, struct uthread *th,
+		       int status);
+	/*
+	 * Loop thread: @th is restarted from its stop with ptrace request
+	 * @req, its registers written back.  Returns the request to use, or
+	 * -1 when the thread died meanwhile (utrace__th_gone).
+	 */
+	long (*restart)(struct utrace_tracer *t, void *data,
+			struct uthread *th, long req);
+	/* Loop thread: @th's engines, masks, sets or observers changed. */
+	void (*recalc)(struct utrace_tracer *t, void *data, struct uthread *th);
+	/* Loop thread: @th is let go (still stopped and traced). */
+	void (*release)(struct utrace_tracer *t, void *data,
+			struct uthread *th);
+	/* Loop thread: @th is forgotten (dead, or let go). */
+	void (*forget)(struct utrace_tracer *t, void *data, struct uthread *th);
+	/*
+	 * Loop thread, in a pass made from a record (utrace__record_report):
+	 * what the record captured of [@addr, @addr + @len), from @addr on;
+	 * -ENODATA when it captured nothing there.
+	 */
+	ssize_t (*rec_read)(struct utrace_tracer *t, void *data,
+			    struct uthread *th, uint64_t addr, void *buf,
+			    size_t len);
 };
 
 /* The most tables one tracer takes. */
@@ -83,6 +118,8 @@ pid_t utrace__tracer_of(struct utrace_tracer *t, pid_t tid);
 /* -- The loop ---------------------------------------------------------------- */
 
 bool utrace__on_loop(const struct utrace_tracer *t);
+/* Wake the loop thread if it blocks waiting for a status.  Any thread. */
+void utrace__wake_loop(struct utrace_tracer *t);
 /*
  * Run @fn(@arg) on the loop thread and return its result: a plain call on
  * the loop thread; from another thread, carried there and run between two
@@ -178,5 +215,52 @@ int utrace__engine_leave_group_stop(struct utrace_engine *e);
  */
 int utrace__engine_ptrace(struct utrace_engine *e, int req, void *addr,
 			  void *data, unsigned flags, long *ret);
+
+/* -- A traced thread, for the hooks that get one (loop thread) ----------------- */
+
+pid_t utrace__th_tid(const struct uthread *th);
+pid_t utrace__th_tgid(const struct uthread *th);
+/* Where it is stopped (STOP_NONE: not stopped), and the signal it stops for. */
+enum utrace__stop utrace__th_stop(const struct uthread *th);
+int utrace__th_stop_sig(const struct uthread *th);
+/* The layer @ops's own pointer on the thread (NULL until it sets it). */
+void **utrace__th_data(struct uthread *th, const struct utrace__layer *ops);
+/* Stopped at a signal stop whose signal the layer took: none is delivered. */
+void utrace__th_signal_stop(struct uthread *th);
+/*
+ * The library's copy of the stopped thread's general registers (NULL:
+ * unreadable); after changing it, utrace__th_regs_changed writes it back
+ * at the restart.  utrace__th_regs_drop: the layer changed the registers
+ * itself with ptrace, the copy is stale.
+ */
+struct user_regs_struct *utrace__th_regs(struct uthread *th);
+void utrace__th_regs_changed(struct uthread *th);
+void utrace__th_regs_drop(struct uthread *th);
+/*
+ * Its syscalls reach the tracer through the layer's traps, not
+ * PTRACE_SYSCALL: the core does not interrupt it for running without.
+ */
+void utrace__th_set_trapped(struct uthread *th, bool trapped);
+/* It died while the layer waited for it: @status goes back to the loop. */
+void utrace__th_gone(struct uthread *th, int status);
+
+/* -- Syscalls observed in-process (SPEC 15) ------------------------------------ */
+
+/*
+ * Which syscalls of @th may come from records: those in @capture that
+ * some engine wants and every engine a pass for them visits observes
+ * (@want); those some engine wants otherwise (@stop).  1024-bit sets.
+ */
+void utrace__th_observed(struct uthread *th, const uint64_t *capture,
+			 uint64_t *want, uint64_t *stop);
+/*
+ * The syscall-entry (or -exit, @exit) callbacks of @th's engines made
+ * from a record: @sc and @regs are what utrace_syscall_get and
+ * utrace_regs_get answer, votes count as UTRACE_RESUME, changes are
+ * refused (utrace_set_observer(3)).  The thread may be running.
+ */
+void utrace__record_report(struct uthread *th, bool exit,
+			   const struct utrace_syscall *sc,
+			   const struct user_regs_struct *regs);
 
 #endif

@@ -87,6 +87,12 @@ static void ring(struct utrace_tracer *t, bool wake_loop)
 	}
 }
 
+/* Wake the loop thread if it blocks in waitpid (any thread may call it). */
+void utrace__wake_loop(struct utrace_tracer *t)
+{
+	ring(t, true);
+}
+
 /*
  * Can the loop thread still run the loop?  Not once it has exited (its
  * ptrace attachments ended with it), nor once utrace_tracer_free began.

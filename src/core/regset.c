@@ -26,6 +26,9 @@ static int held(struct utrace_engine *e, struct uthread **out)
 		return -ESRCH;
 	if (th->dead || th->state == TH_DEAD)
 		return -ESRCH;
+	/* A record holds the general registers only (utrace_from_record). */
+	if (th->rec_pass)
+		return -ENODATA;
 	if (th->state != TH_STOPPED)
 		return -EBUSY;
 	if (!th->in_pass && !(atomic_load(&e->flags) & ENG_STOP))

@@ -148,6 +148,15 @@ static uint32_t fold(struct uthread *th, struct utrace_engine *e,
 
 	if (r >= UTRACE_RESUME_MAX)
 		r = UTRACE_RESUME;
+	/*
+	 * A pass made from a record: the syscall has run already, so the
+	 * engines only look; every vote but DETACH counts as RESUME and
+	 * the event-specific bits are not taken.
+	 */
+	if (th->rec_pass && r != UTRACE_DETACH) {
+		r = UTRACE_RESUME;
+		bits_mask = 0;
+	}
 	if (r == UTRACE_DETACH) {
 		utrace__engine_mark_detached(e);
 		r = UTRACE_RESUME;
@@ -411,7 +420,7 @@ uint32_t utrace__report(struct uthread *th, struct utrace__event *ev)
 out:
 	th->in_pass--;
 	th->t->mc_tid = 0;
-	if (ev->type != EV_DEATH && ev->type != EV_REAP) {
+	if (ev->type != EV_DEATH && ev->type != EV_REAP && !th->rec_pass) {
 		int r = utrace_resume_action(action);
 
 		/*

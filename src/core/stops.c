@@ -531,6 +531,11 @@ void utrace__handle_status(struct utrace_tracer *t, pid_t pid, int status,
 	int event = status >> 16, sig;
 
 	th = utrace__thread_find(t, pid);
+	if (th && utrace__layers_status(th, status)) {
+		th->listening = false;
+		utrace__settle(th);
+		return;
+	}
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		/* A new child's death before its parent's clone event. */
 		if (!th || th->orphan)

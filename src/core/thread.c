@@ -165,6 +165,7 @@ void utrace__thread_free(struct uthread *th)
 			t->spawned[i] = t->spawned[--t->nspawned];
 	utrace__signal_release(th, false);
 	utrace__follow_free(th);
+	utrace__layers_forget(th);
 	free(th->sys);
 	free(th);
 }
@@ -243,8 +244,9 @@ void utrace__thread_recalc(struct uthread *th)
 	 * (or with nobody left to trace it) is brought to a stop so settle()
 	 * can fix that.
 	 */
+	utrace__layers_recalc(th);
 	if (th->state == TH_RUNNING && !th->listening && !th->step_mode &&
-	    ((th->full && !th->syscall_mode) ||
+	    ((th->full && !th->syscall_mode && !th->sys_trapped) ||
 	     ((ev & UTRACE_EVENT(EXIT)) && !(th->opts & PTRACE_O_TRACEEXIT)) ||
 	     (!th->filtered && !utrace__thread_has_engines(th))))
 		utrace__interrupt(th);
@@ -312,6 +314,7 @@ void utrace__release_thread(struct uthread *th)
 		ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
 	}
 	regs_flush(th);
+	utrace__layers_release(th);
 	if (ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig) < 0 &&
 	    errno == ESRCH) {
 		/*
@@ -353,6 +356,9 @@ static void restart(struct uthread *th)
 		req = PTRACE_SYSCALL;
 	else
 		req = PTRACE_CONT;
+	req = utrace__layers_restart(th, req);
+	if (req < 0)
+		return;		/* it died: its status follows */
 	utrace__disp_restart(th, req, sig);
 	th->step_mode = req == PTRACE_SINGLESTEP || req == PTRACE_SINGLEBLOCK;
 	/* Delivering a signal while stepping: the handler frame traps. */

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The code the tracer places in a traced process (record.c copies the bytes
+ * from urec_blob_start to urec_blob_end into the process's code page).  It
+ * must be position-independent and freestanding: it refers to nothing
+ * outside itself but its data page, one page after its start.
+ *
+ * A rewritten syscall site jumps to its stub, which steps over the red zone
+ * and calls urec_entry with every register as the program had it (the
+ * stub's return address on the stack).  urec_entry either records the
+ * syscall (an entry record, the syscall from here, an exit record) or just
+ * makes it (records off, or this thread has no slot), and returns to the
+ * stub with the registers a real syscall would leave (rax the result, rcx
+ * the address after the site's syscall, r11 the flags); or, for a syscall
+ * that must take the stop path, returns to the stub's slow entry, where the
+ * stub makes the syscall itself (syscall user dispatch then traps it).
+ *
+ * Records are reserved with a compare-and-swap on the ring's head, so a
+ * signal handler that makes syscalls in between gets its own space; each
+ * record's type is written last, and the tracer reads up to the first
+ * record whose type is still 0.
+ */
+#include "record/layout.h"
+
+#define F_R15	0
+#define F_R14	8
+#define F_R13	16
+#define F_R12	24
+#define F_RBP	32
+#define F_RBX	40
+#define F_R11	48
+#define F_R10	56
+#define F_R9	64
+#define F_R8	72
+#define F_RAX	80
+#define F_RCX	88
+#define F_RDX	96
+#define F_RSI	104
+#define F_RDI	112
+#define F_FLAGS	120
+#define F_RET	128
+/* the program's stack pointer: frame + return address + red zone */
+#define F_SP	(F_RET + 8 + 128)
+
+#define SYS_close	3
+#define SYS_mmap	9
+#define SYS_mprotect	10
+#define SYS_madvise	28
+#define SYS_kill	62
+#define SYS_ftruncate	77
+#define SYS_futex	202
+#define SYS_memfd_create 319
+#define FUTEX_WAIT	0
+#define FUTEX_WAKE	1
+#define MADV_DONTFORK	10
+#define MADV_WIPEONFORK	18
+#define ESRCH		3
+
+	.section .rodata.utrace_blob, "a"
+	.p2align 6
+	.globl	urec_blob_start, urec_blob_end
+	.globl	urec_blob_setup, urec_blob_close, urec_blob_gadget
+	.globl	urec_blob_sys_rec, urec_blob_sys_plain
+	.hidden	urec_blob_start, urec_blob_end
+	.hidden	urec_blob_setup, urec_blob_close, urec_blob_gadget
+	.hidden	urec_blob_sys_rec, urec_blob_sys_plain
+
+urec_blob_start:
+urec_entry:
+	pushfq
+	push	%rdi
+	push	%rsi
+	push	%rdx
+	push	%rcx
+	push	%rax
+	push	%r8
+	push	%r9
+	push	%r10
+	push	%r11
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	mov	%rsp, %rbp
+	cld
+	lea	urec_blob_start+UREC_CODE_SIZE(%rip), %r12	/* data page */
+	mov	UREC_D_AREA(%r12), %r13
+	test	%r13, %r13
+	jz	.Lplain
+	rdgsbase %rbx
+	cmp	%r13, %rbx
+	jb	.Lplain
+	cmp	UREC_D_END(%r12), %rbx
+	jae	.Lplain
+	cmpl	$1, UREC_H_STATE(%r13)
+	jne	.Lplain
+	cmpl	$1, UREC_S_ON(%rbx)
+	jne	.Lplain
+	mov	F_RAX(%rbp), %rax
+	cmp	$1024, %rax
+	jae	.Lslow
+	bt	%rax, UREC_S_WANT(%rbx)
+	jnc	.Lslow
+
+	/* the entry record */
+	mov	$UREC_ENTRY_SIZE, %ecx
+	call	.Lreserve
+	test	%rdi, %rdi
+	jz	.Lplain
+	movl	$UREC_ENTRY_SIZE, UREC_R_SIZE(%rdi)
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax
+	mov	%rax, UREC_R_TSC(%rdi)
+	mov	F_RAX(%rbp), %rax
+	mov	%rax, UREC_R_NR(%rdi)
+	xor	%ecx, %ecx
+1:	mov	(%rbp,%rcx,8), %rax
+	mov	%rax, UREC_R_FRAME(%rdi,%rcx,8)
+	inc	%ecx
+	cmp	$16, %ecx
+	jb	1b
+	mov	F_RET(%rbp), %rax
+	mov	UREC_STUB_SITE(%rax), %rax
+	mov	%rax, UREC_R_IP(%rdi)
+	lea	F_SP(%rbp), %rax
+	mov	%rax, UREC_R_SP(%rdi)
+	rdfsbase %rax
+	mov	%rax, UREC_R_FSBASE(%rdi)
+	movl	$UREC_T_ENTRY, UREC_R_TYPE(%rdi)
+	call	.Lbell
+
+	mov	F_RDI(%rbp), %rdi
+	mov	F_RSI(%rbp), %rsi
+	mov	F_RDX(%rbp), %rdx
+	mov	F_R10(%rbp), %r10
+	mov	F_R8(%rbp), %r8
+	mov	F_R9(%rbp), %r9
+	mov	F_RAX(%rbp), %rax
+urec_blob_sys_rec:
+	syscall
+	mov	%rax, F_RCX(%rbp)	/* the result, until the exit record */
+
+	/* the exit record (rbx, r12, r13 survive the syscall) */
+	mov	$UREC_EXIT_SIZE, %ecx
+	call	.Lreserve
+	test	%rdi, %rdi
+	jz	2f
+	movl	$UREC_EXIT_SIZE, UREC_R_SIZE(%rdi)
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax
+	mov	%rax, UREC_R_TSC(%rdi)
+	mov	F_RAX(%rbp), %rax
+	mov	%rax, UREC_R_NR(%rdi)
+	mov	F_RCX(%rbp), %rax
+	mov	%rax, UREC_R_RET(%rdi)
+	movl	$UREC_T_EXIT, UREC_R_TYPE(%rdi)
+	call	.Lbell
+2:	mov	F_RCX(%rbp), %rax
+	mov	%rax, F_RAX(%rbp)
+	jmp	.Ldone
+
+.Lplain:
+	mov	F_RDI(%rbp), %rdi
+	mov	F_RSI(%rbp), %rsi
+	mov	F_RDX(%rbp), %rdx
+	mov	F_R10(%rbp), %r10
+	mov	F_R8(%rbp), %r8
+	mov	F_R9(%rbp), %r9
+	mov	F_RAX(%rbp), %rax
+urec_blob_sys_plain:
+	syscall
+	mov	%rax, F_RAX(%rbp)
+
+.Ldone:
+	/* rcx and r11 as the syscall instruction at the site leaves them */
+	mov	F_RET(%rbp), %rax
+	mov	UREC_STUB_SITE(%rax), %rax
+	mov	%rax, F_RCX(%rbp)
+	mov	F_FLAGS(%rbp), %rax
+	mov	%rax, F_R11(%rbp)
+.Lreturn:
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+	pop	%r11
+	pop	%r10
+	pop	%r9
+	pop	%r8
+	pop	%rax
+	pop	%rcx
+	pop	%rdx
+	pop	%rsi
+	pop	%rdi
+	popfq
+	ret
+
+.Lslow:
+	/* the stub makes the syscall itself: the stop path */
+	addq	$UREC_STUB_SLOW, F_RET(%rbp)
+	jmp	.Lreturn
+
+/*
+ * .Lreserve: room for a record of %ecx bytes in the slot at %rbx.
+ * Returns its address in %rdi, or 0 when records went off while it waited
+ * (the tracer died).  Clobbers rax, rcx, rdx, rsi, rdi, r8, r9, r14, r15.
+ */
+.Lreserve:
+	mov	%rcx, %r8			/* size */
+.Lr_again:
+	mov	UREC_S_HEAD(%rbx), %r14		/* head */
+	mov	%r14, %rax
+	and	$(UREC_RING_SIZE - 1), %rax	/* offset */
+	mov	$UREC_RING_SIZE, %rdx
+	sub	%rax, %rdx			/* room before the end */
+	xor	%r15d, %r15d			/* padding */
+	cmp	%r8, %rdx
+	jae	1f
+	mov	%rdx, %r15
+1:	lea	(%r14,%r15), %r9
+	add	%r8, %r9			/* new head */
+	mov	%r9, %rax
+	sub	UREC_S_TAIL(%rbx), %rax		/* used with it */
+	cmp	$UREC_RING_SIZE, %rax
+	jbe	2f
+	call	.Lwait
+	test	%eax, %eax
+	jz	.Lr_again
+	xor	%edi, %edi
+	ret
+2:	mov	%r14, %rax
+	lock cmpxchg %r9, UREC_S_HEAD(%rbx)
+	jne	.Lr_again			/* a handler came in between */
+	mov	%r14, %rax
+	and	$(UREC_RING_SIZE - 1), %rax
+	lea	UREC_SLOT_HDR(%rbx,%rax), %rdi
+	test	%r15, %r15
+	jz	3f
+	movl	%r15d, UREC_R_SIZE(%rdi)
+	movl	$UREC_T_PAD, UREC_R_TYPE(%rdi)
+	lea	UREC_SLOT_HDR(%rbx), %rdi	/* the record starts the ring */
+3:	ret
+
+/*
+ * .Lwait: the ring is full; sleep until the tracer makes room (it wakes
+ * UREC_S_WAIT), looking every 50 ms whether the tracer still lives.  A dead
+ * tracer turns records off for good: returns 1.  Else 0.
+ */
+.Lwait:
+	movl	$1, UREC_S_WAIT(%rbx)
+	mfence
+	mov	%r9, %rax
+	sub	UREC_S_TAIL(%rbx), %rax
+	cmp	$UREC_RING_SIZE, %rax
+	jbe	1f
+	sub	$16, %rsp
+	movq	$0, (%rsp)
+	movq	$50000000, 8(%rsp)
+	lea	UREC_S_WAIT(%rbx), %rdi
+	mov	$FUTEX_WAIT, %esi
+	mov	$1, %edx
+	mov	%rsp, %r10
+	mov	$SYS_futex, %eax
+	syscall
+	add	$16, %rsp
+	mov	UREC_D_TRACER(%r12), %rdi
+	xor	%esi, %esi
+	mov	$SYS_kill, %eax
+	syscall
+	cmp	$-ESRCH, %rax
+	je	2f
+	cmpl	$1, UREC_H_STATE(%r13)
+	jne	2f
+1:	xor	%eax, %eax
+	ret
+2:	movl	$0, UREC_H_STATE(%r13)
+	movb	$0, UREC_S_SELECTOR(%rbx)
+	mov	$1, %eax
+	ret
+
+/*
+ * .Lbell: a record is in.  If the tracer sleeps and the ring holds more
+ * than the slot's threshold, wake it.  Clobbers rax, rdx, rsi, rdi, r10.
+ */
+.Lbell:
+	cmpl	$0, UREC_H_SLEEP(%r13)
+	je	1f
+	mov	UREC_S_HEAD(%rbx), %rax
+	sub	UREC_S_TAIL(%rbx), %rax
+	mov	UREC_S_THRESH(%rbx), %edx
+	cmp	%rdx, %rax
+	jb	1f
+	movl	$0, UREC_H_SLEEP(%r13)
+	lock incl UREC_H_BELL(%r13)
+	lea	UREC_H_BELL(%r13), %rdi
+	mov	$FUTEX_WAKE, %esi
+	mov	$1, %edx
+	mov	$SYS_futex, %eax
+	syscall
+1:	ret
+
+/*
+ * urec_blob_setup: run once per process by the tracer (its registers set
+ * by the tracer, the program's saved): make the data page writable and
+ * wiped in fork children, and the shared area.  In: rdi = the area's size.
+ * Out: rax = the area or -errno, rdx = the memfd (for the tracer to open),
+ * then a trap for the tracer.
+ */
+urec_blob_setup:
+	mov	%rdi, %r12			/* size */
+	lea	urec_blob_start+UREC_CODE_SIZE(%rip), %r13
+	mov	%r13, %rdi
+	mov	$UREC_PAGE, %esi
+	mov	$3, %edx			/* PROT_READ | PROT_WRITE */
+	mov	$SYS_mprotect, %eax
+	syscall
+	test	%rax, %rax
+	jnz	9f
+	mov	%r13, %rdi
+	mov	$UREC_PAGE, %esi
+	mov	$MADV_WIPEONFORK, %edx
+	mov	$SYS_madvise, %eax
+	syscall
+	test	%rax, %rax
+	jnz	9f
+	lea	.Lname(%rip), %rdi
+	mov	$1, %esi			/* MFD_CLOEXEC */
+	mov	$SYS_memfd_create, %eax
+	syscall
+	test	%rax, %rax
+	js	9f
+	mov	%rax, %r14			/* fd */
+	mov	%r14, %rdi
+	mov	%r12, %rsi
+	mov	$SYS_ftruncate, %eax
+	syscall
+	test	%rax, %rax
+	jnz	8f
+	xor	%edi, %edi
+	mov	%r12, %rsi
+	mov	$3, %edx			/* PROT_READ | PROT_WRITE */
+	mov	$1, %r10d			/* MAP_SHARED */
+	mov	%r14, %r8
+	xor	%r9d, %r9d
+	mov	$SYS_mmap, %eax
+	syscall
+	cmp	$-4096, %rax
+	ja	8f
+	mov	%rax, %r15
+	mov	%rax, %rdi
+	mov	%r12, %rsi
+	mov	$MADV_DONTFORK, %edx
+	mov	$SYS_madvise, %eax
+	syscall
+	mov	%r15, %rax
+	mov	%r14, %rdx
+	int3
+8:	mov	%rax, %r15
+	mov	%r14, %rdi
+	mov	$SYS_close, %eax
+	syscall
+	mov	%r15, %rax
+9:	mov	$-1, %rdx
+	int3
+
+/* urec_blob_close: close(rdi), then a trap. */
+urec_blob_close:
+	mov	$SYS_close, %eax
+	syscall
+	int3
+
+/* urec_blob_gadget: any syscall the tracer sets up, then a trap. */
+urec_blob_gadget:
+	syscall
+	int3
+
+.Lname:
+	.asciz	"utrace-record"
+urec_blob_end:
+	.section .note.GNU-stack, "", @progbits

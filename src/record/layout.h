@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The memory the in-process record path shares between the tracer and a
+ * traced process (docs/DESIGN.md, "Syscalls observed in-process").  Plain
+ * defines: blob.S (the code placed in the traced process) and record.c
+ * (the tracer) both use them.  Everything in the area is written by the
+ * traced program too, so the tracer checks every value it reads.
+ *
+ * In the traced process, one private region of two pages:
+ *   page 0: the blob's code (read/execute; the only code allowed to make
+ *           syscalls by syscall user dispatch)
+ *   page 1: its data (read/write, MADV_WIPEONFORK: zero in a fork child,
+ *           which so never writes into its parent's rings)
+ * and one shared area (a memfd, MADV_DONTFORK), also mapped by the tracer:
+ *   header page, then UREC_NSLOTS slots, one per recording thread, each a
+ *   header page and a ring.  A thread's GS base points at its slot.
+ */
+#ifndef UTRACE_RECORD_LAYOUT_H
+#define UTRACE_RECORD_LAYOUT_H
+
+#define UREC_PAGE		4096
+#define UREC_CODE_SIZE		UREC_PAGE
+#define UREC_REGION_SIZE	(2 * UREC_PAGE)
+
+/* data page (offsets from its start) */
+#define UREC_D_AREA		0	/* u64: the shared area; 0: none */
+#define UREC_D_END		8	/* u64: its end */
+#define UREC_D_TRACER		16	/* u64: the tracer's pid */
+
+/* area header */
+#define UREC_H_MAGIC		0	/* u64 */
+#define UREC_H_STATE		8	/* u32: 1 records are on */
+#define UREC_H_SLEEP		12	/* u32: the tracer waits for the bell */
+#define UREC_H_BELL		16	/* u32: futex word the tracee wakes */
+#define UREC_HDR_SIZE		UREC_PAGE
+
+/* slot header (a thread's GS base) */
+#define UREC_S_SELECTOR		0	/* u8: syscall user dispatch selector */
+#define UREC_S_ON		4	/* u32: 1 this thread records */
+#define UREC_S_HEAD		8	/* u64: bytes reserved (tracee) */
+#define UREC_S_TAIL		16	/* u64: bytes consumed (tracer) */
+#define UREC_S_WAIT		24	/* u32: futex word, tracee waits for room */
+#define UREC_S_THRESH		28	/* u32: ring the bell from this many bytes */
+#define UREC_S_WANT		64	/* 1024 bits: syscalls that record */
+#define UREC_SLOT_HDR		UREC_PAGE
+
+#define UREC_RING_SIZE		(256 * 1024)	/* a power of two */
+#define UREC_SLOT_SIZE		(UREC_SLOT_HDR + UREC_RING_SIZE)
+#define UREC_NSLOTS		32
+#define UREC_AREA_SIZE		(UREC_HDR_SIZE + UREC_NSLOTS * UREC_SLOT_SIZE)
+
+#define UREC_MAGIC		0x6465727574726563	/* "certuerd" */
+
+/* records: 8-byte aligned, type written last (0: not written yet) */
+#define UREC_R_SIZE		0	/* u32: whole record, a multiple of 8 */
+#define UREC_R_TYPE		4	/* u32 */
+#define UREC_R_TSC		8	/* u64 */
+#define UREC_R_NR		16	/* u64 */
+/* entry: the registers the thread had at its syscall instruction */
+#define UREC_R_FRAME		24	/* r15 r14 r13 r12 rbp rbx r11 r10 r9 r8
+					   rax rcx rdx rsi rdi rflags */
+#define UREC_R_IP		152	/* u64: address after the syscall */
+#define UREC_R_SP		160	/* u64 */
+#define UREC_R_FSBASE		168	/* u64 */
+#define UREC_ENTRY_SIZE		176
+/* exit */
+#define UREC_R_RET		24	/* u64 */
+#define UREC_EXIT_SIZE		32
+
+#define UREC_T_ENTRY		1
+#define UREC_T_EXIT		2
+#define UREC_T_PAD		3
+
+/*
+ * A stub's return address R (where the blob returns after a recorded or
+ * plain syscall): R is a two-byte jump, R + 2 holds the site's address
+ * after its syscall, R + 10 is where the blob returns to when the stub
+ * must make the syscall itself (the stop path).
+ */
+#define UREC_STUB_SITE		2
+#define UREC_STUB_SLOW		10
+
+/* entry points, offsets in the code page */
+#define UREC_OFF_ENTRY		0
+
+#endif

@@ -1,0 +1,1629 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Syscalls observed in-process (utrace(7), "Syscalls observed in-process";
+ * docs/DESIGN.md has the design and why): the tracer places code in each
+ * traced process (blob.S) at its execve, turns on syscall user dispatch so
+ * that every syscall made outside that code traps (SIGSYS, a stop the
+ * tracer takes), and at each trap rewrites the site to jump to a stub that
+ * calls the code in the process.  That code records the syscall into a
+ * ring shared with the tracer and runs it; the tracer turns each record
+ * into the callbacks a stop would have made, for observer engines.
+ *
+ * This is a layer over the core: it sees threads through the hooks it
+ * registers on the tracer (struct utrace__hooks) and reports through the
+ * core's reporting pass.  Every ring is untrusted input (the program can
+ * write it): see drain_thread().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/futex.h>
+
+#include "core/internal.h"
+#include "record/layout.h"
+#include "record/ring.h"
+
+#ifndef PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG
+#define PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG 0x4210
+struct ptrace_sud_config {
+	uint64_t mode;
+	uint64_t selector;
+	uint64_t offset;
+	uint64_t len;
+};
+#endif
+#ifndef PR_SYS_DISPATCH_ON
+#define PR_SYS_DISPATCH_ON 1
+#endif
+#ifndef SYS_USER_DISPATCH
+#define SYS_USER_DISPATCH 2
+#endif
+#ifndef HWCAP2_FSGSBASE
+#define HWCAP2_FSGSBASE (1 << 1)
+#endif
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+#ifndef SYS_futex_waitv
+#define SYS_futex_waitv 449
+#endif
+#ifndef FUTEX2_SIZE_U32
+#define FUTEX2_SIZE_U32 0x02
+#endif
+
+/* in blob.S */
+extern const char urec_blob_start[], urec_blob_end[];
+extern const char urec_blob_setup[], urec_blob_close[], urec_blob_gadget[];
+
+#define NBITS		UTRACE__SYSSET_BITS
+#define SITE_BUCKETS	256
+#define STUB_PAGE	UREC_PAGE
+#define STUB_MAX	96	/* bytes one stub may take */
+#define WINDOW_MAX	16	/* bytes of a rewritten site */
+#define MAX_BELLS	64
+
+enum { P_PENDING, P_ON, P_FAILED };
+
+/* A syscall instruction seen trapping, and its stub. */
+struct site {
+	struct site *next;
+	uint64_t addr;		/* the syscall instruction */
+	uint64_t e2;		/* stub: after the displaced instructions
+				   before the syscall (none yet) */
+	uint64_t x;		/* stub: its own syscall instruction */
+	unsigned len;		/* bytes of the rewritten window */
+	bool patched;
+};
+
+struct stub_page {
+	struct stub_page *next;
+	uint64_t addr;
+	size_t used;
+};
+
+/* One traced process (thread group) the layer knows. */
+struct rproc {
+	struct rproc *next;
+	pid_t tgid;
+	int state;
+	int memfd;		/* /proc/TGID/mem */
+	uint64_t code;		/* the blob's code page in the process */
+	uint64_t area;		/* the shared area in the process */
+	char *map;		/* the same area in the tracer */
+	uint32_t slots;		/* slots in use */
+	struct site *sites[SITE_BUCKETS];
+	struct stub_page *pages;
+};
+
+/* One traced thread's state here (uthread.layer). */
+struct rthread {
+	struct rthread *next;	/* recording threads */
+	struct uthread *th;
+	struct rproc *p;
+	int slot;		/* -1: no ring */
+	bool seen;		/* first restart done */
+	bool flip;		/* selector opened for one syscall at a stop */
+	bool flip_armed;	/* ... from the stop that opened it */
+	bool in_entry;		/* an entry record delivered, exit not yet */
+	long entry_nr;
+	uint64_t want[NBITS / 64];	/* copies of what the slot holds */
+	uint64_t stop[NBITS / 64];
+};
+
+struct rec {
+	struct utrace_tracer *t;
+	bool on;
+	bool usable;		/* the kernel and CPU have the means */
+	struct rproc *procs;
+	struct rthread *rts;
+	uint64_t capture[NBITS / 64];	/* syscalls that may be recorded */
+	/* the bell helper (any thread: under lock) */
+	pthread_mutex_t lock;
+	pthread_t bell;
+	bool bell_started, bell_stop;
+	uint64_t stats[4];
+};
+
+enum { ST_RECORDS, ST_TRAPS, ST_PATCHED, ST_FLIPS };
+
+static struct rec *rec_of(const struct utrace_tracer *t)
+{
+	return t->layer;
+}
+
+static bool bit(const uint64_t *set, long nr)
+{
+	return nr >= 0 && nr < NBITS && (set[nr / 64] >> (nr % 64) & 1);
+}
+
+static void bit_set(uint64_t *set, long nr, bool v)
+{
+	if (nr < 0 || nr >= NBITS)
+		return;
+	if (v)
+		set[nr / 64] |= 1ULL << (nr % 64);
+	else
+		set[nr / 64] &= ~(1ULL << (nr % 64));
+}
+
+/*
+ * Syscalls that always take the stop path: the ones the tracer must see
+ * stop (they start or replace threads and images, or end them), and the
+ * ones by which a program takes over what this path relies on (its own
+ * seccomp filter, syscall user dispatch, SIGSYS handler, GS base).
+ */
+static bool never_recorded(long nr)
+{
+	switch (nr) {
+	case SYS_execve: case SYS_execveat: case SYS_clone: case SYS_clone3:
+	case SYS_fork: case SYS_vfork: case SYS_rt_sigreturn: case SYS_exit:
+	case SYS_exit_group: case SYS_arch_prctl: case SYS_prctl:
+	case SYS_seccomp: case SYS_rt_sigaction: case SYS_rt_sigprocmask:
+		return true;
+	}
+	return false;
+}
+
+/* -- Tracee memory ---------------------------------------------------------- */
+
+static int mem_open(struct rproc *p)
+{
+	char path[64];
+
+	if (p->memfd >= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->tgid);
+	p->memfd = open(path, O_RDWR | O_CLOEXEC);
+	return p->memfd < 0 ? -errno : 0;
+}
+
+/* Read or write tracee memory; /proc/PID/mem writes read-only code too. */
+static int mem_rw(struct rproc *p, uint64_t addr, void *buf, size_t len,
+		  bool write)
+{
+	ssize_t n;
+
+	if (mem_open(p))
+		return -EIO;
+	n = write ? pwrite(p->memfd, buf, len, (off_t)addr) :
+		    pread(p->memfd, buf, len, (off_t)addr);
+	return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
+/* -- Running code in a stopped thread ------------------------------------------ */
+
+/*
+ * Run the thread with @in until its next trap (an int3 of the blob or of
+ * the bytes placed for the first call) and return its registers there in
+ * @out; its own registers and signal mask are put back.  Signals stay
+ * blocked meanwhile (pending ones wait); a stop signal is sent again after.
+ * Returns 0, or -ESRCH when the thread died (its status is requeued for
+ * the loop), or -EIO.
+ */
+static int inject(struct uthread *th, const struct user_regs_struct *in,
+		  struct user_regs_struct *out)
+{
+	struct user_regs_struct saved;
+	uint64_t mask, all = ~0ULL;
+	int resend = 0, err = 0;
+
+	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &saved) < 0)
+		return -EIO;
+	if (ptrace(PTRACE_GETSIGMASK, th->tid, (void *)sizeof(mask), &mask) < 0)
+		return -EIO;
+	ptrace(PTRACE_SETSIGMASK, th->tid, (void *)sizeof(all), &all);
+	if (ptrace(PTRACE_SETREGS, th->tid, 0L, in) < 0 ||
+	    ptrace(PTRACE_CONT, th->tid, 0L, 0L) < 0) {
+		err = -EIO;
+		goto restore;
+	}
+	for (;;) {
+		struct utrace__status s;
+		int sig;
+
+		if (utrace__wait(th->t, th->tid, __WALL, &s) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -ESRCH;
+		}
+		if (!WIFSTOPPED(s.status)) {
+			/* SIGKILL: the loop reports the death. */
+			utrace__requeue(th->t, &s);
+			th->state = TH_RUNNING;
+			th->stop = STOP_NONE;
+			return -ESRCH;
+		}
+		sig = WSTOPSIG(s.status);
+		if ((s.status >> 16) == 0 && sig == SIGTRAP)
+			break;
+		if ((s.status >> 16) == 0 && sig != SIGTRAP)
+			resend = sig;	/* a stop signal: not blockable */
+		ptrace(PTRACE_CONT, th->tid, 0L, 0L);
+	}
+	if (ptrace(PTRACE_GETREGS, th->tid, 0L, out) < 0)
+		err = -EIO;
+restore:
+	ptrace(PTRACE_SETREGS, th->tid, 0L, &saved);
+	ptrace(PTRACE_SETSIGMASK, th->tid, (void *)sizeof(mask), &mask);
+	if (resend)
+		syscall(SYS_tgkill, th->tgid, th->tid, resend);
+	th->regs_valid = false;
+	return err;
+}
+
+/* A syscall made by the thread from the blob's gadget; its result. */
+static long inject_syscall(struct uthread *th, struct rproc *p, long nr,
+			   long a0, long a1, long a2, long a3, long a4,
+			   long a5)
+{
+	struct user_regs_struct r, out;
+	int err;
+
+	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &r) < 0)
+		return -EIO;
+	r.rip = p->code + (uint64_t)(urec_blob_gadget - urec_blob_start);
+	r.rax = (unsigned long)nr;
+	r.orig_rax = (unsigned long)-1;
+	r.rdi = (unsigned long)a0;
+	r.rsi = (unsigned long)a1;
+	r.rdx = (unsigned long)a2;
+	r.r10 = (unsigned long)a3;
+	r.r8 = (unsigned long)a4;
+	r.r9 = (unsigned long)a5;
+	err = inject(th, &r, &out);
+	return err ? err : (long)out.rax;
+}
+
+/* -- Processes ---------------------------------------------------------------------- */
+
+static struct rproc *proc_find(struct rec *rec, pid_t tgid)
+{
+	for (struct rproc *p = rec->procs; p; p = p->next)
+		if (p->tgid == tgid)
+			return p;
+	return NULL;
+}
+
+static char *slot_hdr(struct rproc *p, int slot)
+{
+	return p->map + UREC_HDR_SIZE + (size_t)slot * UREC_SLOT_SIZE;
+}
+
+static void proc_unmap(struct rec *rec, struct rproc *p)
+{
+	pthread_mutex_lock(&rec->lock);
+	if (p->map)
+		munmap(p->map, UREC_AREA_SIZE);
+	p->map = NULL;
+	pthread_mutex_unlock(&rec->lock);
+}
+
+static void sites_free(struct rproc *p)
+{
+	for (int i = 0; i < SITE_BUCKETS; i++) {
+		struct site *s, *n;
+
+		for (s = p->sites[i]; s; s = n) {
+			n = s->next;
+			free(s);
+		}
+		p->sites[i] = NULL;
+	}
+	while (p->pages) {
+		struct stub_page *sp = p->pages;
+
+		p->pages = sp->next;
+		free(sp);
+	}
+}
+
+static void proc_free(struct rec *rec, struct rproc *p)
+{
+	pthread_mutex_lock(&rec->lock);
+	for (struct rproc **pp = &rec->procs; *pp; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&rec->lock);
+	proc_unmap(rec, p);
+	sites_free(p);
+	if (p->memfd >= 0)
+		close(p->memfd);
+	free(p);
+}
+
+static struct rproc *proc_new(struct rec *rec, pid_t tgid)
+{
+	struct rproc *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->tgid = tgid;
+	p->memfd = -1;
+	p->state = P_PENDING;
+	pthread_mutex_lock(&rec->lock);
+	p->next = rec->procs;
+	rec->procs = p;
+	pthread_mutex_unlock(&rec->lock);
+	return p;
+}
+
+/* Threads in the process now, from /proc (ours or not). */
+static int proc_threads(pid_t tgid)
+{
+	char buf[4096];
+	const char *v;
+
+	if (!utrace__proc_status(tgid, buf, sizeof(buf)))
+		return -1;
+	v = utrace__proc_field(buf, "Threads");
+	return v ? atoi(v) : -1;
+}
+
+/* -- Threads ------------------------------------------------------------------------ */
+
+static struct rthread *rt_get(struct uthread *th)
+{
+	struct rthread *rt = th->layer;
+
+	if (rt)
+		return rt;
+	rt = calloc(1, sizeof(*rt));
+	if (!rt)
+		return NULL;
+	rt->th = th;
+	rt->slot = -1;
+	th->layer = rt;
+	return rt;
+}
+
+static void rt_unlist(struct rec *rec, struct rthread *rt)
+{
+	for (struct rthread **pp = &rec->rts; *pp; pp = &(*pp)->next) {
+		if (*pp == rt) {
+			*pp = rt->next;
+			break;
+		}
+	}
+}
+
+/*
+ * What the engines of @th want of each syscall, into @want (recorded) and
+ * @stop (the stop path).  A syscall is recorded when the tracer has
+ * capture rules for it and every engine a pass for it would visit is an
+ * observer; one some engine wants otherwise stops; the rest run plain.
+ */
+static void wants_of(struct rec *rec, struct uthread *th, uint64_t *want,
+		     uint64_t *stop)
+{
+	memset(want, 0, NBITS / 8);
+	memset(stop, 0, NBITS / 8);
+	for (long nr = 0; nr < NBITS; nr++) {
+		bool any = false, all_obs = true;
+
+		for (const struct utrace_engine *e = th->head; e; e = e->next) {
+			if (atomic_load(&e->flags) & ENG_DETACHED)
+				continue;
+			if (!(e->events & (UTRACE_EVENT_SYSCALL |
+					   UTRACE_EVENT(QUIESCE))) ||
+			    !utrace__engine_wants_nr(e, nr))
+				continue;
+			if (e->events & UTRACE_EVENT_SYSCALL)
+				any = true;
+			if (!e->observer)
+				all_obs = false;
+		}
+		if (!any)
+			continue;
+		if (all_obs && bit(rec->capture, nr) && !never_recorded(nr))
+			bit_set(want, nr, true);
+		else
+			bit_set(stop, nr, true);
+	}
+}
+
+static void slot_publish(struct rthread *rt)
+{
+	char *s;
+
+	if (rt->slot < 0 || !rt->p->map)
+		return;
+	s = slot_hdr(rt->p, rt->slot);
+	memcpy(s + UREC_S_WANT, rt->want, sizeof(rt->want));
+	memcpy(s + UREC_S_WANT + NBITS / 8, rt->stop, sizeof(rt->stop));
+}
+
+/* Syscall user dispatch on @th, the blob's code allowed; @on false: off. */
+static int sud_set(struct rthread *rt, bool on)
+{
+	struct ptrace_sud_config c = { 0, 0, 0, 0 };
+
+	if (on) {
+		c.mode = PR_SYS_DISPATCH_ON;
+		c.selector = rt->p->area + UREC_HDR_SIZE +
+			     (uint64_t)rt->slot * UREC_SLOT_SIZE +
+			     UREC_S_SELECTOR;
+		c.offset = rt->p->code;
+		c.len = UREC_CODE_SIZE;
+	}
+	if (ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG, rt->th->tid,
+		   (void *)sizeof(c), &c) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Give stopped thread @th a slot of @p: its GS base, dispatch on. */
+static int thread_on(struct rec *rec, struct rproc *p, struct rthread *rt)
+{
+	struct uthread *th = rt->th;
+	struct user_regs_struct r;
+	char *s;
+	int slot;
+
+	for (slot = 0; slot < UREC_NSLOTS; slot++)
+		if (!(p->slots & (1u << slot)))
+			break;
+	if (slot == UREC_NSLOTS)
+		return -ENOSPC;
+	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &r) < 0)
+		return -ESRCH;
+	/* The program uses GS itself: leave it alone (stops). */
+	if (r.gs_base)
+		return -EBUSY;
+	s = slot_hdr(p, slot);
+	memset(s, 0, UREC_SLOT_HDR);
+	s[UREC_S_SELECTOR] = 1;		/* SYSCALL_DISPATCH_FILTER_BLOCK */
+	*(uint32_t *)(s + UREC_S_THRESH) = UREC_RING_SIZE / 8;
+	rt->p = p;
+	rt->slot = slot;
+	wants_of(rec, th, rt->want, rt->stop);
+	slot_publish(rt);
+	*(volatile uint32_t *)(s + UREC_S_ON) = 1;
+	r.gs_base = p->area + UREC_HDR_SIZE + (uint64_t)slot * UREC_SLOT_SIZE;
+	if (ptrace(PTRACE_SETREGS, th->tid, 0L, &r) < 0 || sud_set(rt, true)) {
+		r.gs_base = 0;
+		ptrace(PTRACE_SETREGS, th->tid, 0L, &r);
+		*(volatile uint32_t *)(s + UREC_S_ON) = 0;
+		rt->slot = -1;
+		return -EIO;
+	}
+	th->regs_valid = false;
+	p->slots |= 1u << slot;
+	th->sys_trapped = true;
+	rt->next = rec->rts;
+	rec->rts = rt;
+	return 0;
+}
+
+static void drain_thread(struct rec *rec, struct rthread *rt, bool all);
+
+/* Stop recording @rt's thread (still traced, stopped or gone). */
+static void thread_off(struct rec *rec, struct rthread *rt, bool alive)
+{
+	struct uthread *th = rt->th;
+
+	if (rt->slot < 0)
+		return;
+	drain_thread(rec, rt, true);
+	if (alive) {
+		struct user_regs_struct r;
+
+		sud_set(rt, false);
+		if (ptrace(PTRACE_GETREGS, th->tid, 0L, &r) == 0) {
+			r.gs_base = 0;
+			ptrace(PTRACE_SETREGS, th->tid, 0L, &r);
+		}
+		th->regs_valid = false;
+	}
+	if (rt->p->map) {
+		char *s = slot_hdr(rt->p, rt->slot);
+
+		*(volatile uint32_t *)(s + UREC_S_ON) = 0;
+		s[UREC_S_SELECTOR] = 0;
+	}
+	rt->p->slots &= ~(1u << rt->slot);
+	rt->slot = -1;
+	rt->flip = rt->flip_armed = false;
+	th->sys_trapped = false;
+	rt_unlist(rec, rt);
+}
+
+/* -- Setting a process up -------------------------------------------------------- */
+
+/*
+ * Place the blob and the shared area in @th's process (its only thread,
+ * stopped where it returns to user mode next) and give @th a slot.
+ */
+static int setup(struct rec *rec, struct rproc *p, struct rthread *rt)
+{
+	static const unsigned char call[3] = { 0x0f, 0x05, 0xcc };
+	struct uthread *th = rt->th;
+	struct user_regs_struct saved, r, out;
+	unsigned char orig[3];
+	char path[64];
+	long region, area;
+	size_t blob = (size_t)(urec_blob_end - urec_blob_start);
+	uint64_t data[3];
+	int fd, err;
+
+	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &saved) < 0)
+		return -ESRCH;
+	if (saved.gs_base)
+		return -EBUSY;
+	/* mmap of the region, from the bytes at the thread's ip */
+	if (mem_rw(p, saved.rip, orig, sizeof(orig), false) ||
+	    mem_rw(p, saved.rip, (void *)call, sizeof(call), true))
+		return -EFAULT;
+	r = saved;
+	r.orig_rax = (unsigned long)-1;
+	r.rax = SYS_mmap;
+	r.rdi = 0;
+	r.rsi = UREC_REGION_SIZE;
+	r.rdx = PROT_READ | PROT_EXEC;
+	r.r10 = MAP_PRIVATE | MAP_ANONYMOUS;
+	r.r8 = (unsigned long)-1;
+	r.r9 = 0;
+	err = inject(th, &r, &out);
+	if (mem_rw(p, saved.rip, orig, sizeof(orig), true) && !err)
+		err = -EFAULT;
+	if (err)
+		return err;
+	region = (long)out.rax;
+	if (region < 0 && region > -4096)
+		return (int)region;
+	p->code = (uint64_t)region;
+	if (mem_rw(p, p->code, (void *)urec_blob_start, blob, true))
+		return -EFAULT;
+	/* the blob makes its data page and the shared area */
+	r = saved;
+	r.orig_rax = (unsigned long)-1;
+	r.rip = p->code + (uint64_t)(urec_blob_setup - urec_blob_start);
+	r.rsp = (saved.rsp - 256) & ~15ULL;
+	r.rdi = UREC_AREA_SIZE;
+	err = inject(th, &r, &out);
+	if (err)
+		return err;
+	area = (long)out.rax;
+	if (area < 0 && area > -4096)
+		return (int)area;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)th->tid,
+		 (int)out.rdx);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	inject_syscall(th, p, SYS_close, (long)out.rdx, 0, 0, 0, 0, 0);
+	if (fd < 0)
+		return -errno;
+	pthread_mutex_lock(&rec->lock);
+	p->map = mmap(NULL, UREC_AREA_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      fd, 0);
+	if (p->map == MAP_FAILED)
+		p->map = NULL;
+	pthread_mutex_unlock(&rec->lock);
+	close(fd);
+	if (!p->map)
+		return -ENOMEM;
+	p->area = (uint64_t)area;
+	*(uint64_t *)(p->map + UREC_H_MAGIC) = UREC_MAGIC;
+	*(volatile uint32_t *)(p->map + UREC_H_STATE) = 1;
+	data[0] = p->area;
+	data[1] = p->area + UREC_AREA_SIZE;
+	data[2] = (uint64_t)getpid();
+	if (mem_rw(p, p->code + UREC_CODE_SIZE + UREC_D_AREA, data,
+		   sizeof(data), true))
+		return -EFAULT;
+	return thread_on(rec, p, rt);
+}
+
+/* -- Rewriting syscall sites --------------------------------------------------- */
+
+static struct site *site_find(struct rproc *p, uint64_t addr)
+{
+	for (struct site *s = p->sites[(addr >> 1) % SITE_BUCKETS]; s;
+	     s = s->next)
+		if (s->addr == addr)
+			return s;
+	return NULL;
+}
+
+static bool in_stub_page(struct rproc *p, uint64_t addr)
+{
+	for (struct stub_page *sp = p->pages; sp; sp = sp->next)
+		if (addr >= sp->addr && addr < sp->addr + STUB_PAGE)
+			return true;
+	return false;
+}
+
+/*
+ * Length of the instruction at @b if it is one a stub may run elsewhere:
+ * no branch, nothing relative to rip, registers only (plus immediates).
+ * 0 otherwise.
+ */
+static unsigned movable(const unsigned char *b)
+{
+	unsigned rex = (b[0] & 0xf0) == 0x40 ? 1 : 0;
+	unsigned char op = b[rex], modrm = b[rex + 1];
+
+	if (op == 0x3d)					/* cmp imm32, %eax */
+		return rex + 5;
+	if ((modrm & 0xc0) != 0xc0)
+		return 0;
+	switch (op) {
+	case 0x89: case 0x8b: case 0x85: case 0x31: case 0x39: case 0x01:
+	case 0x29: case 0x09: case 0x21:
+		return rex + 2;
+	case 0x83:					/* op imm8, reg */
+		return rex + 3;
+	case 0xf7:					/* neg/not reg */
+		return (modrm & 0x38) == 0x18 || (modrm & 0x38) == 0x10 ?
+		       rex + 2 : 0;
+	}
+	return 0;
+}
+
+/* A free page within 1 GiB of @near (from /proc/PID/maps), or 0. */
+static uint64_t free_page_near(pid_t pid, uint64_t near)
+{
+	char path[64], line[512];
+	uint64_t prev_end = 0x10000, best = 0, bestd = UINT64_MAX;
+	const uint64_t limit = 1ULL << 30;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		if (lo >= prev_end + STUB_PAGE) {
+			/* gap [prev_end, lo): its page nearest to @near */
+			uint64_t cand = near < prev_end ? prev_end :
+					near >= lo - STUB_PAGE ? lo - STUB_PAGE :
+					(near & ~(uint64_t)(STUB_PAGE - 1));
+			uint64_t d = cand > near ? cand - near : near - cand;
+
+			if (d < bestd) {
+				bestd = d;
+				best = cand;
+			}
+		}
+		if (hi > prev_end)
+			prev_end = hi;
+	}
+	fclose(f);
+	return bestd < limit ? best : 0;
+}
+
+static int32_t rel32(uint64_t from_next, uint64_t to)
+{
+	return (int32_t)(int64_t)(to - from_next);
+}
+
+static bool reachable(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return d > -(1LL << 31) + 4096 && d < (1LL << 31) - 4096;
+}
+
+/* A stub page near @addr with @need bytes free, made if none. */
+static struct stub_page *stub_page_for(struct rproc *p, struct uthread *th,
+				       uint64_t addr, size_t need)
+{
+	struct stub_page *sp;
+	uint64_t at, entry;
+	long r;
+
+	for (sp = p->pages; sp; sp = sp->next)
+		if (sp->used + need <= STUB_PAGE && reachable(sp->addr, addr))
+			return sp;
+	at = free_page_near(p->tgid, addr);
+	if (!at || !reachable(at, addr))
+		return NULL;
+	r = inject_syscall(th, p, SYS_mmap, (long)at, STUB_PAGE,
+			   PROT_READ | PROT_EXEC,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			   -1, 0);
+	if ((uint64_t)r != at)
+		return NULL;
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return NULL;
+	sp->addr = at;
+	/* the blob's entry, for the stubs' indirect calls */
+	entry = p->code + UREC_OFF_ENTRY;
+	if (mem_rw(p, at, &entry, sizeof(entry), true)) {
+		free(sp);
+		return NULL;
+	}
+	sp->used = 16;
+	sp->next = p->pages;
+	p->pages = sp;
+	return sp;
+}
+
+static size_t put(unsigned char *b, size_t n, const void *src, size_t len)
+{
+	memcpy(b + n, src, len);
+	return n + len;
+}
+
+static size_t put_jmp(unsigned char *b, size_t n, uint64_t base, uint64_t to)
+{
+	int32_t d = rel32(base + n + 5, to);
+
+	b[n] = 0xe9;
+	memcpy(b + n + 1, &d, 4);
+	return n + 5;
+}
+
+/*
+ * The site at @addr (its syscall instruction): a stub, and the site
+ * rewritten to jump to it when its next instructions can move there and
+ * the process has a single thread (no other thread can be inside the bytes
+ * being rewritten: this one is stopped).  NULL: no stub could be made.
+ */
+static struct site *site_get(struct rec *rec, struct rproc *p,
+			     struct uthread *th, uint64_t addr)
+{
+	static const unsigned char lea_down[5] = { 0x48, 0x8d, 0x64, 0x24, 0x80 };
+	static const unsigned char lea_up[8] = { 0x48, 0x8d, 0xa4, 0x24,
+						 0x80, 0x00, 0x00, 0x00 };
+	unsigned char code[WINDOW_MAX + 2], stub[STUB_MAX];
+	unsigned post = 0, len;
+	struct stub_page *sp;
+	struct site *s = site_find(p, addr);
+	uint64_t base, back, site_after = addr + 2;
+	size_t n = 0, r_at, f_at;
+	int32_t d;
+
+	if (s)
+		return s;
+	if (mem_rw(p, addr, code, sizeof(code), false) ||
+	    code[0] != 0x0f || code[1] != 0x05)
+		return NULL;
+	/* instructions after the syscall that move with it (5 bytes) */
+	while (2 + post < 5) {
+		unsigned l = movable(code + 2 + post);
+
+		if (!l || 2 + post + l > WINDOW_MAX)
+			break;
+		post += l;
+	}
+	len = 2 + post >= 5 ? 2 + post : 2;
+	if (len == 2)
+		post = 0;
+	back = addr + len;
+	sp = stub_page_for(p, th, addr, STUB_MAX);
+	if (!sp)
+		return NULL;
+	base = sp->addr + sp->used;
+	/* E2: over the red zone, into the blob */
+	n = put(stub, n, lea_down, sizeof(lea_down));
+	stub[n++] = 0xff;
+	stub[n++] = 0x15;
+	d = rel32(base + n + 4, sp->addr);
+	n = put(stub, n, &d, 4);
+	r_at = n;		/* R: the blob returns here */
+	stub[n++] = 0xeb;
+	stub[n++] = 0;		/* jmp F, below */
+	n = put(stub, n, &site_after, 8);
+	/* R + 10: the stub makes the syscall itself (the stop path) */
+	n = put(stub, n, lea_up, sizeof(lea_up));
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->x = base + n;
+	stub[n++] = 0x0f;
+	stub[n++] = 0x05;
+	n = put(stub, n, code + 2, post);
+	n = put_jmp(stub, n, base, back);
+	/* F: done by the blob */
+	f_at = n;
+	stub[r_at + 1] = (unsigned char)(f_at - (r_at + 2));
+	n = put(stub, n, lea_up, sizeof(lea_up));
+	n = put(stub, n, code + 2, post);
+	n = put_jmp(stub, n, base, back);
+	if (mem_rw(p, base, stub, n, true)) {
+		free(s);
+		return NULL;
+	}
+	sp->used += (n + 15) & ~(size_t)15;
+	s->addr = addr;
+	s->e2 = base;
+	s->len = len;
+	if (len >= 5 && proc_threads(p->tgid) == 1) {
+		unsigned char jmp[WINDOW_MAX];
+
+		memset(jmp, 0xcc, sizeof(jmp));
+		put_jmp(jmp, 0, addr, s->e2);
+		if (mem_rw(p, addr, jmp, len, true) == 0) {
+			s->patched = true;
+			rec->stats[ST_PATCHED]++;
+		}
+	}
+	s->next = p->sites[(addr >> 1) % SITE_BUCKETS];
+	p->sites[(addr >> 1) % SITE_BUCKETS] = s;
+	return s;
+}
+
+/* -- The trap: a syscall made outside the blob ------------------------------------ */
+
+/* Open the selector for the one syscall at @ip, to be stopped for. */
+static void flip_at(struct rthread *rt, uint64_t ip)
+{
+	struct uthread *th = rt->th;
+
+	th->regs.rip = ip;
+	th->regs_dirty = true;
+	slot_hdr(rt->p, rt->slot)[UREC_S_SELECTOR] = 0;
+	rt->flip = rt->flip_armed = true;
+}
+
+static void on_sigsys(struct rec *rec, struct rthread *rt)
+{
+	struct uthread *th = rt->th;
+	struct rproc *p = rt->p;
+	uint64_t ip;
+	long nr;
+	struct site *s;
+
+	rec->stats[ST_TRAPS]++;
+	th->stop = STOP_SIGNAL;
+	th->stop_sig = 0;
+	if (utrace__regs_load(th))
+		return;
+	ip = th->regs.rip - 2;
+	nr = (long)th->regs.orig_rax;
+	th->regs.rax = th->regs.orig_rax;
+	if (in_stub_page(p, ip)) {
+		/* a stub's own syscall: the stop path */
+		flip_at(rt, ip);
+		rec->stats[ST_FLIPS]++;
+		return;
+	}
+	s = site_get(rec, p, th, ip);
+	th->regs_valid = false;
+	if (utrace__regs_load(th))
+		return;
+	th->regs.rax = th->regs.orig_rax;
+	if (!s || bit(rt->stop, nr)) {
+		flip_at(rt, s ? s->x : ip);
+		rec->stats[ST_FLIPS]++;
+		return;
+	}
+	th->regs.rip = s->e2;
+	th->regs_dirty = true;
+}
+
+/* -- Records: reading and delivering -------------------------------------------- */
+
+/*
+ * The next record of the ring of slot @s into @out, without consuming it.
+ * The ring is the program's memory: every field is checked, and a ring
+ * that breaks the rules turns recording off for that thread (its syscalls
+ * then stop).  Returns 1 with a record (@consumed: its bytes and any
+ * padding before it), 0 when there is none yet, -1 when it broke.
+ */
+int utrace__rec_peek(char *s, struct utrace__rrec *out, size_t *consumed)
+{
+	char *ring = s + UREC_SLOT_HDR;
+	uint64_t tail = *(volatile uint64_t *)(s + UREC_S_TAIL);
+	size_t skipped = 0;
+
+	for (int guard = 0; guard < 2; guard++) {
+		size_t off = tail % UREC_RING_SIZE;
+		uint32_t hdr[2];
+
+		memcpy(hdr, ring + off, sizeof(hdr));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (hdr[1] == 0)
+			return 0;
+		if (hdr[0] < 8 || hdr[0] % 8 || off + hdr[0] > UREC_RING_SIZE)
+			return -1;
+		if (hdr[1] == UREC_T_PAD) {
+			/* padding runs to the end of the ring, never twice */
+			if (guard || off + hdr[0] != UREC_RING_SIZE)
+				return -1;
+			skipped = hdr[0];
+			tail += hdr[0];
+			continue;
+		}
+		if ((hdr[1] == UREC_T_ENTRY && hdr[0] != UREC_ENTRY_SIZE) ||
+		    (hdr[1] == UREC_T_EXIT && hdr[0] != UREC_EXIT_SIZE) ||
+		    (hdr[1] != UREC_T_ENTRY && hdr[1] != UREC_T_EXIT))
+			return -1;
+		memset(out, 0, sizeof(*out));
+		memcpy(out, ring + off, hdr[0]);
+		/* what was checked, not what the program may write since */
+		out->size = hdr[0];
+		out->type = hdr[1];
+		*consumed = skipped + hdr[0];
+		return 1;
+	}
+	return -1;
+}
+
+/* Consume @len bytes of slot @s's ring and wake a thread waiting for room. */
+void utrace__rec_consume(char *s, size_t len)
+{
+	char *ring = s + UREC_SLOT_HDR;
+	uint64_t tail = *(volatile uint64_t *)(s + UREC_S_TAIL);
+
+	if (len > UREC_RING_SIZE)
+		len = UREC_RING_SIZE;
+	/* zeroed, so that no old byte passes for a written record */
+	while (len) {
+		size_t off = tail % UREC_RING_SIZE;
+		size_t n = UREC_RING_SIZE - off < len ? UREC_RING_SIZE - off :
+							  len;
+
+		memset(ring + off, 0, n);
+		tail += n;
+		len -= n;
+	}
+	__atomic_store_n((uint64_t *)(s + UREC_S_TAIL), tail,
+			 __ATOMIC_RELEASE);
+	if (__atomic_load_n((uint32_t *)(s + UREC_S_WAIT), __ATOMIC_SEQ_CST)) {
+		*(volatile uint32_t *)(s + UREC_S_WAIT) = 0;
+		syscall(SYS_futex, s + UREC_S_WAIT, FUTEX_WAKE, INT_MAX, NULL,
+			NULL, 0);
+	}
+}
+
+static int peek(struct rthread *rt, struct utrace__rrec *out, size_t *consumed)
+{
+	return utrace__rec_peek(slot_hdr(rt->p, rt->slot), out, consumed);
+}
+
+static void consume(struct rthread *rt, size_t len)
+{
+	utrace__rec_consume(slot_hdr(rt->p, rt->slot), len);
+}
+
+/* The registers a syscall-entry stop would show, from an entry record. */
+static void regs_from(const struct utrace__rrec *r, struct user_regs_struct *g)
+{
+	const uint64_t *f = r->v;
+
+	memset(g, 0, sizeof(*g));
+	g->r15 = f[0];
+	g->r14 = f[1];
+	g->r13 = f[2];
+	g->r12 = f[3];
+	g->rbp = f[4];
+	g->rbx = f[5];
+	g->r10 = f[7];
+	g->r9 = f[8];
+	g->r8 = f[9];
+	g->rdx = f[12];
+	g->rsi = f[13];
+	g->rdi = f[14];
+	g->eflags = f[15];
+	g->rip = f[16];
+	g->rsp = f[17];
+	g->fs_base = f[18];
+	g->orig_rax = (unsigned long)r->nr;
+	g->rax = (unsigned long)-ENOSYS;
+	g->rcx = g->rip;		/* as the syscall instruction leaves */
+	g->r11 = g->eflags;
+	g->cs = 0x33;
+	g->ss = 0x2b;
+}
+
+static void deliver(struct rec *rec, struct rthread *rt, const struct utrace__rrec *r)
+{
+	struct uthread *th = rt->th;
+	struct utrace__event ev;
+	struct utrace_syscall keep = th->sc;
+
+	memset(&ev, 0, sizeof(ev));
+	if (r->type == UREC_T_ENTRY) {
+		regs_from(r, &th->rec_regs);
+		th->sc.nr = r->nr;
+		th->sc.args[0] = th->rec_regs.rdi;
+		th->sc.args[1] = th->rec_regs.rsi;
+		th->sc.args[2] = th->rec_regs.rdx;
+		th->sc.args[3] = th->rec_regs.r10;
+		th->sc.args[4] = th->rec_regs.r8;
+		th->sc.args[5] = th->rec_regs.r9;
+		th->sc.ret = 0;
+		th->sc.arch = AUDIT_ARCH_X86_64;
+		th->sc.ip = th->rec_regs.rip;
+		th->sc.sp = th->rec_regs.rsp;
+		ev.type = EV_SYSCALL_ENTRY;
+		rt->in_entry = true;
+		rt->entry_nr = r->nr;
+	} else {
+		/* an exit without its entry: a broken ring, or a nested one */
+		if (!rt->in_entry || rt->entry_nr != r->nr)
+			return;
+		rt->in_entry = false;
+		th->sc.nr = r->nr;
+		th->sc.ret = (long)r->v[0];
+		th->rec_regs.rax = r->v[0];
+		ev.type = EV_SYSCALL_EXIT;
+	}
+	ev.nr = r->nr;
+	rec->stats[ST_RECORDS]++;
+	if (!utrace__wants(th, &ev))
+		return;
+	th->rec_pass = true;
+	utrace__report(th, &ev);
+	th->rec_pass = false;
+	if (ev.type == EV_SYSCALL_EXIT || th->state == TH_STOPPED)
+		th->sc = keep;
+}
+
+/* Deliver @rt's records (@all: until none is left; else one). */
+static void drain_thread(struct rec *rec, struct rthread *rt, bool all)
+{
+	struct utrace__rrec r;
+	size_t len;
+
+	do {
+		int k;
+
+		if (rt->slot < 0 || !rt->p->map)
+			return;
+		k = peek(rt, &r, &len);
+		if (k == 0)
+			return;
+		if (k < 0) {
+			/* broken: no more records from this thread */
+			*(volatile uint32_t *)(slot_hdr(rt->p, rt->slot) +
+					       UREC_S_ON) = 0;
+			return;
+		}
+		consume(rt, len);
+		deliver(rec, rt, &r);
+	} while (all);
+}
+
+/*
+ * Deliver every record waiting, oldest first across threads (each ring is
+ * in its thread's order; the time stamps order the threads).
+ */
+static void drain_all(struct rec *rec)
+{
+	for (int guard = 0; guard < 1 << 20; guard++) {
+		struct rthread *best = NULL;
+		uint64_t best_tsc = UINT64_MAX;
+		struct utrace__rrec r;
+		size_t len;
+
+		for (struct rthread *rt = rec->rts; rt; rt = rt->next) {
+			int k;
+
+			if (rt->slot < 0 || !rt->p->map)
+				continue;
+			k = peek(rt, &r, &len);
+			if (k < 0) {
+				drain_thread(rec, rt, false);
+				continue;
+			}
+			if (k > 0 && r.tsc < best_tsc) {
+				best = rt;
+				best_tsc = r.tsc;
+			}
+		}
+		if (!best)
+			return;
+		drain_thread(rec, best, false);
+	}
+}
+
+/* -- The bell: a helper thread that wakes the loop for records --------------- */
+
+static bool rings_pending(struct rec *rec)
+{
+	for (struct rproc *p = rec->procs; p; p = p->next) {
+		if (!p->map)
+			continue;
+		for (int slot = 0; slot < UREC_NSLOTS; slot++) {
+			char *s;
+
+			if (!(p->slots & (1u << slot)))
+				continue;
+			s = slot_hdr(p, slot);
+			if (*(volatile uint64_t *)(s + UREC_S_HEAD) !=
+			    *(volatile uint64_t *)(s + UREC_S_TAIL))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Sleeps on every area's bell (futex_waitv) for up to 2 ms; when a process
+ * rang, or records wait when it looks, and the loop sleeps in waitpid, it
+ * wakes the loop, which delivers them.
+ */
+static void *bell_main(void *arg)
+{
+	struct rec *rec = arg;
+
+	for (;;) {
+		struct futex_waitv w[MAX_BELLS];
+		struct timespec ts;
+		unsigned n = 0;
+		bool pending;
+
+		pthread_mutex_lock(&rec->lock);
+		if (rec->bell_stop) {
+			pthread_mutex_unlock(&rec->lock);
+			return NULL;
+		}
+		for (struct rproc *p = rec->procs; p && n < MAX_BELLS;
+		     p = p->next) {
+			if (!p->map)
+				continue;
+			*(volatile uint32_t *)(p->map + UREC_H_SLEEP) = 1;
+			w[n].uaddr = (uint64_t)(p->map + UREC_H_BELL);
+			w[n].val = *(volatile uint32_t *)(p->map + UREC_H_BELL);
+			w[n].flags = FUTEX2_SIZE_U32;
+			w[n].__reserved = 0;
+			n++;
+		}
+		pending = rings_pending(rec);
+		pthread_mutex_unlock(&rec->lock);
+		if (pending && atomic_load(&rec->t->sleeping))
+			utrace__wake_loop(rec->t);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 2000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		if (n)
+			syscall(SYS_futex_waitv, w, n, 0, &ts, CLOCK_MONOTONIC);
+		else
+			nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+		/* the mappings may go meanwhile: look under the lock */
+		pthread_mutex_lock(&rec->lock);
+		pending = rings_pending(rec);
+		pthread_mutex_unlock(&rec->lock);
+		if (pending && atomic_load(&rec->t->sleeping))
+			utrace__wake_loop(rec->t);
+	}
+}
+
+static void bell_start(struct rec *rec)
+{
+	sigset_t all, old;
+
+	if (rec->bell_started)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&rec->bell, NULL, bell_main, rec) == 0)
+		rec->bell_started = true;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* -- Hooks ------------------------------------------------------------------------- */
+
+static bool hook_status(struct uthread *th, int status)
+{
+	struct rec *rec = rec_of(th->t);
+	struct rthread *rt = th->layer;
+	int event = status >> 16;
+
+	if (rec->rts)
+		drain_all(rec);
+	if (WIFSTOPPED(status) && event == PTRACE_EVENT_EXEC) {
+		/* a new image: the area and the sites went with the old */
+		struct rproc *p = proc_find(rec, th->tgid);
+
+		if (!p && th->tid != th->tgid)
+			p = proc_find(rec, th->tid);
+		for (struct rthread *o = rec->rts, *n; o; o = n) {
+			n = o->next;
+			if (o->p == p)
+				thread_off(rec, o, false);
+		}
+		if (p)
+			proc_free(rec, p);
+		if (rec->on && rec->usable)
+			proc_new(rec, (pid_t)(th->tid == th->tgid ? th->tid :
+					       th->tgid));
+		if (rt)
+			rt->seen = true;	/* its GS base is the new image's */
+		return false;
+	}
+	if (!rt || rt->slot < 0 || !WIFSTOPPED(status) || event != 0 ||
+	    WSTOPSIG(status) != SIGSYS)
+		return false;
+	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &th->si) < 0 ||
+	    th->si.si_code != SYS_USER_DISPATCH)
+		return false;
+	th->state = TH_STOPPED;
+	th->interrupt_sent = false;
+	th->regs_valid = false;
+	on_sigsys(rec, rt);
+	return true;
+}
+
+/* A stop from which the thread returns to user mode, no signal pending. */
+static bool user_return(const struct uthread *th)
+{
+	return th->stop == STOP_SYSCALL_EXIT ||
+	       (th->stop == STOP_SIGNAL && !th->stop_sig);
+}
+
+static bool mid_syscall(const struct uthread *th)
+{
+	return th->stop == STOP_SYSCALL_ENTRY || th->stop == STOP_CLONE ||
+	       th->stop == STOP_EXEC;
+}
+
+/* A new thread's GS base inherited from a recording one: the program's. */
+static void first_restart(struct rec *rec, struct uthread *th)
+{
+	struct user_regs_struct r;
+
+	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &r) < 0 || !r.gs_base)
+		return;
+	for (struct rproc *p = rec->procs; p; p = p->next) {
+		if (p->area && r.gs_base >= p->area &&
+		    r.gs_base < p->area + UREC_AREA_SIZE) {
+			r.gs_base = 0;
+			ptrace(PTRACE_SETREGS, th->tid, 0L, &r);
+			th->regs_valid = false;
+			return;
+		}
+	}
+}
+
+static long hook_restart(struct uthread *th, long req)
+{
+	struct rec *rec = rec_of(th->t);
+	struct rthread *rt = rt_get(th);
+	struct rproc *p;
+
+	if (!rt)
+		return req;
+	if (!rt->seen) {
+		rt->seen = true;
+		first_restart(rec, th);
+	}
+	p = proc_find(rec, th->tgid);
+	if (p && p->state == P_PENDING && rt->slot < 0 &&
+	    (req == PTRACE_SYSCALL || req == PTRACE_CONT)) {
+		if (mid_syscall(th))
+			return PTRACE_SYSCALL;	/* set up at its exit */
+		if (user_return(th)) {
+			int err = -EBUSY;
+
+			if (rec->on && proc_threads(p->tgid) == 1)
+				err = setup(rec, p, rt);
+			if (err == -ESRCH)
+				return -1;
+			p->state = err ? P_FAILED : P_ON;
+			if (!err)
+				bell_start(rec);
+		}
+	}
+	if (rt->slot < 0)
+		return req;
+	if (rt->flip) {
+		if (rt->flip_armed || mid_syscall(th)) {
+			rt->flip_armed = false;
+			return req == PTRACE_CONT ? PTRACE_SYSCALL : req;
+		}
+		/* its exit, or a signal before it: trap again from now */
+		slot_hdr(rt->p, rt->slot)[UREC_S_SELECTOR] = 1;
+		rt->flip = false;
+	}
+	return req == PTRACE_SYSCALL ? PTRACE_CONT : req;
+}
+
+static void hook_recalc(struct uthread *th)
+{
+	struct rec *rec = rec_of(th->t);
+	struct rthread *rt = th->layer;
+
+	if (!rt || rt->slot < 0)
+		return;
+	wants_of(rec, th, rt->want, rt->stop);
+	slot_publish(rt);
+}
+
+static void hook_release(struct uthread *th)
+{
+	struct rthread *rt = th->layer;
+
+	if (rt && rt->slot >= 0)
+		thread_off(rec_of(th->t), rt, true);
+}
+
+static void hook_forget(struct uthread *th)
+{
+	struct rec *rec = rec_of(th->t);
+	struct rthread *rt = th->layer;
+
+	if (!rt)
+		return;
+	if (rt->slot >= 0) {
+		struct rproc *p = rt->p;
+
+		thread_off(rec, rt, false);
+		if (!p->slots && th->tid == th->tgid)
+			proc_free(rec, p);
+	} else if (th->tid == th->tgid) {
+		struct rproc *p = proc_find(rec, th->tgid);
+
+		if (p && !p->slots)
+			proc_free(rec, p);
+	}
+	th->layer = NULL;
+	free(rt);
+}
+
+static void hook_poll(struct utrace_tracer *t)
+{
+	struct rec *rec = rec_of(t);
+
+	if (rec->rts)
+		drain_all(rec);
+}
+
+static void hook_close(struct utrace_tracer *t)
+{
+	struct rec *rec = rec_of(t);
+
+	if (rec->rts)
+		drain_all(rec);
+	/* the blob runs every syscall plain from now on */
+	for (struct rproc *p = rec->procs; p; p = p->next)
+		if (p->map)
+			*(volatile uint32_t *)(p->map + UREC_H_STATE) = 0;
+	rec->on = false;
+	if (rec->bell_started) {
+		pthread_mutex_lock(&rec->lock);
+		rec->bell_stop = true;
+		pthread_mutex_unlock(&rec->lock);
+		pthread_join(rec->bell, NULL);
+		rec->bell_started = false;
+	}
+}
+
+static void hook_destroy(struct utrace_tracer *t)
+{
+	struct rec *rec = rec_of(t);
+
+	while (rec->rts)
+		thread_off(rec, rec->rts, false);
+	while (rec->procs)
+		proc_free(rec, rec->procs);
+	pthread_mutex_destroy(&rec->lock);
+	free(rec);
+	t->layer = NULL;
+	t->hooks = NULL;
+}
+
+static const struct utrace__hooks rec_hooks = {
+	.status = hook_status,
+	.restart = hook_restart,
+	.recalc = hook_recalc,
+	.release = hook_release,
+	.forget = hook_forget,
+	.poll = hook_poll,
+	.close = hook_close,
+	.destroy = hook_destroy,
+};
+
+/* -- Public ------------------------------------------------------------------------ */
+
+/* Does this kernel and CPU have what the path needs?  (utrace(7)) */
+static bool usable(void)
+{
+	struct ptrace_sud_config c;
+
+	if (!(getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE))
+		return false;
+	/* The request exists (6.11): ESRCH for a pid we do not trace. */
+	memset(&c, 0, sizeof(c));
+	return ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG, 0, 0L, &c) < 0 &&
+	       errno != EIO;
+}
+
+struct set_args {
+	struct utrace_tracer *t;
+	unsigned mode;
+};
+
+static int do_set_records(void *arg)
+{
+	struct set_args *a = arg;
+	struct utrace_tracer *t = a->t;
+	struct rec *rec = t->layer;
+
+	if (t->hooks && t->hooks != &rec_hooks)
+		return -EBUSY;
+	if (!rec) {
+		rec = calloc(1, sizeof(*rec));
+		if (!rec)
+			return -ENOMEM;
+		rec->t = t;
+		rec->usable = usable();
+		pthread_mutex_init(&rec->lock, NULL);
+		t->layer = rec;
+		t->hooks = &rec_hooks;
+	}
+	rec->on = a->mode == UTRACE_RECORDS_ON;
+	if (!rec->on) {
+		/* stops only from now on: every recording thread stops */
+		while (rec->rts) {
+			struct rthread *rt = rec->rts;
+
+			if (rt->th->state == TH_STOPPED)
+				thread_off(rec, rt, true);
+			else
+				break;
+		}
+		for (struct rproc *p = rec->procs; p; p = p->next)
+			if (p->map)
+				*(volatile uint32_t *)(p->map + UREC_H_STATE) =
+					0;
+	}
+	return rec->usable || !rec->on ? 0 : -EOPNOTSUPP;
+}
+
+/**
+ * utrace_tracer_set_records - choose stops only, or records for observers
+ * See utrace_tracer_set_records(3).
+ */
+UTRACE_EXPORT int utrace_tracer_set_records(struct utrace_tracer *t,
+					    unsigned mode)
+{
+	struct set_args a = { t, mode };
+
+	if (!t || mode > UTRACE_RECORDS_ON)
+		return -EINVAL;
+	return utrace__call(t, do_set_records, &a);
+}
+
+struct capture_args {
+	struct utrace_tracer *t;
+	long nr;
+	const struct utrace_capture *rules;
+	size_t n;
+};
+
+static int do_set_capture(void *arg)
+{
+	struct capture_args *a = arg;
+	struct rec *rec = a->t->layer;
+
+	if (!rec) {
+		struct set_args s = { a->t, UTRACE_RECORDS_OFF };
+		int err = do_set_records(&s);
+
+		if (err)
+			return err;
+		rec = a->t->layer;
+	}
+	bit_set(rec->capture, a->nr, a->rules != NULL || a->n == 0);
+	for (struct rthread *rt = rec->rts; rt; rt = rt->next) {
+		wants_of(rec, rt->th, rt->want, rt->stop);
+		slot_publish(rt);
+	}
+	return 0;
+}
+
+/**
+ * utrace_set_capture - what a record of syscall @nr holds
+ * See utrace_set_capture(3).
+ */
+UTRACE_EXPORT int utrace_set_capture(struct utrace_tracer *t, long nr,
+				     const struct utrace_capture *rules,
+				     size_t n)
+{
+	struct capture_args a = { t, nr, rules, n };
+
+	if (!t || nr < 0 || nr >= NBITS || (n && !rules))
+		return -EINVAL;
+	/* Memory rules come with the capture code (not yet): refused. */
+	if (n)
+		return -EOPNOTSUPP;
+	return utrace__call(t, do_set_capture, &a);
+}
+
+/* Called on the loop thread with the engine's thread in a pass. */
+static int do_from_record(void *arg)
+{
+	struct utrace_engine *e = arg;
+	struct uthread *th = e->th;
+
+	if ((atomic_load(&e->flags) & ENG_DETACHED) || !th)
+		return -ESRCH;
+	return th->rec_pass ? 1 : 0;
+}
+
+/**
+ * utrace_from_record - is this callback made from a record?
+ * See utrace_from_record(3).
+ */
+UTRACE_EXPORT int utrace_from_record(struct utrace_engine *e)
+{
+	if (!e)
+		return -EINVAL;
+	return utrace__call(e->t, do_from_record, e);
+}
+
+struct observer_args {
+	struct utrace_engine *e;
+	bool on;
+};
+
+static int do_set_observer(void *arg)
+{
+	struct observer_args *a = arg;
+	struct utrace_engine *e = a->e;
+
+	if ((atomic_load(&e->flags) & ENG_DETACHED) || !e->th)
+		return -ESRCH;
+	e->observer = a->on;
+	utrace__thread_recalc(e->th);
+	return 0;
+}
+
+/**
+ * utrace_set_observer - declare that an engine only looks at syscalls
+ * See utrace_set_observer(3).
+ */
+UTRACE_EXPORT int utrace_set_observer(struct utrace_engine *e, bool observer)
+{
+	struct observer_args a = { e, observer };
+
+	if (!e)
+		return -EINVAL;
+	return utrace__call(e->t, do_set_observer, &a);
+}
+
+/**
+ * utrace_tracer_record_stats - counters of the record path, for tests and
+ * benchmarks: records delivered, traps taken, sites rewritten, syscalls
+ * sent to the stop path from a trap.  See utrace_tracer_set_records(3).
+ */
+struct stats_args {
+	struct utrace_tracer *t;
+	uint64_t *out;
+	size_t n;
+};
+
+static int do_stats(void *arg)
+{
+	struct stats_args *a = arg;
+	struct rec *rec = a->t->layer;
+
+	for (size_t i = 0; i < a->n && i < 4; i++)
+		a->out[i] = rec ? rec->stats[i] : 0;
+	return a->n < 4 ? (int)a->n : 4;
+}
+
+UTRACE_EXPORT int utrace_tracer_record_stats(struct utrace_tracer *t,
+					     uint64_t *out, size_t n)
+{
+	struct stats_args a = { t, out, n };
+
+	if (!t || (n && !out))
+		return -EINVAL;
+	return utrace__call(t, do_stats, &a);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reading a thread's ring (record.c): the checks every record passes
+ * before the tracer believes it, apart so that test/unit/record_ring can
+ * feed them hostile rings.
+ */
+#ifndef UTRACE_RECORD_RING_H
+#define UTRACE_RECORD_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A record as read out of a ring (layout.h, UREC_R_*). */
+struct utrace__rrec {
+	uint32_t size, type;
+	uint64_t tsc;
+	int64_t nr;
+	uint64_t v[19];		/* entry: frame (16), ip, sp, fs base; exit: ret */
+};
+
+int utrace__rec_peek(char *slot, struct utrace__rrec *out, size_t *consumed);
+void utrace__rec_consume(char *slot, size_t len);
+
+#endif

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Syscalls observed in-process (utrace_tracer_set_records(3)): an observer
+ * engine gets the same callbacks from records as from stops, a callback
+ * knows where it comes from and cannot change the thread, and each
+ * fallback to stops (no capture rule, a non-observer engine, records off)
+ * is taken.  The program is test/progs/getppid_loop: getppid through
+ * syscall(3), a site the tracer rewrites.
+ */
+#include "harness.h"
+#include <utrace.h>
+#include "tlib.h"
+
+#define N 2000
+
+/* user[0..1]: getppid entries, exits; [2..3]: of them from records;
+   [4]: a getppid exit with a wrong value; [5]: accessor checks failed */
+static uint32_t count_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	struct utrace_syscall sc;
+	int rec = utrace_from_record(te->e);
+
+	if (rec < 0)
+		te->user[5]++;
+	if (ev->nr != SYS_getppid)
+		return dflt;
+	if (utrace_syscall_get(te->e, &sc) || sc.nr != SYS_getppid)
+		te->user[5]++;
+	if (ev->kind == K_SYSENTRY) {
+		te->user[0]++;
+		te->user[2] += rec == 1;
+	} else {
+		te->user[1]++;
+		te->user[3] += rec == 1;
+		if (sc.ret != getpid())
+			te->user[4]++;
+	}
+	return dflt;
+}
+
+/* Records on (and getppid captured) if @rec; skips without the means. */
+static struct utrace_tracer *tracer(bool rec, bool capture)
+{
+	struct utrace_tracer *t = t_tracer();
+	int r;
+
+	if (!rec)
+		return t;
+	r = utrace_tracer_set_records(t, UTRACE_RECORDS_ON);
+	if (r == -EOPNOTSUPP)
+		SKIP("no syscall user dispatch for tracers (Linux 6.11) or no FSGSBASE");
+	CHECK_EQ(r, 0);
+	if (capture)
+		CHECK_EQ(utrace_set_capture(t, SYS_getppid, NULL, 0), 0);
+	return t;
+}
+
+static void stats(struct utrace_tracer *t, uint64_t st[4])
+{
+	CHECK_EQ(utrace_tracer_record_stats(t, st, 4), 4);
+}
+
+/* Run getppid_loop N with one engine on every syscall; its counts. */
+static struct teng *run(struct utrace_tracer *t, bool observer, uint64_t st[4])
+{
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "2000", NULL);
+	struct teng *te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE,
+				   count_hook);
+
+	if (observer)
+		CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	t_check_death_reap(te);
+	stats(t, st);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+	return te;
+}
+
+TEST_T(records_same_callbacks_as_stops, 60)
+{
+	uint64_t st[4], st0[4];
+	struct teng *a = run(tracer(false, false), true, st0);
+	struct teng *b = run(tracer(true, true), true, st);
+
+	CHECK_EQ(a->user[0], N);
+	CHECK_EQ(a->user[1], N);
+	CHECK_EQ(a->user[2] + a->user[3], 0);
+	CHECK_EQ(st0[0], 0);
+	/* the same callbacks, the getppid ones from records */
+	CHECK_EQ(b->user[0], N);
+	CHECK_EQ(b->user[1], N);
+	CHECK_EQ(b->user[2], N);
+	CHECK_EQ(b->user[3], N);
+	CHECK_EQ(b->n[K_SYSENTRY], a->n[K_SYSENTRY]);
+	CHECK_EQ(b->n[K_SYSEXIT], a->n[K_SYSEXIT]);
+	CHECK_EQ(a->user[4] + b->user[4], 0);
+	CHECK_EQ(a->user[5] + b->user[5], 0);
+	CHECK(st[0] >= 2 * N);		/* records */
+	CHECK(st[2] >= 1);		/* sites rewritten */
+}
+
+/* In a callback made from a record: look, never change or hold. */
+static uint32_t refuse_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	struct user_regs_struct regs;
+	char buf[8];
+
+	if (ev->nr != SYS_getppid || utrace_from_record(te->e) != 1)
+		return dflt;
+	te->user[0]++;
+	CHECK_EQ(utrace_regs_get(te->e, &regs), 0);
+	CHECK_EQ(regs.orig_rax, SYS_getppid);
+	if (ev->kind == K_SYSEXIT)
+		CHECK_EQ((long)regs.rax, getpid());
+	CHECK_EQ(utrace_regs_set(te->e, &regs), -EPERM);
+	CHECK_EQ(utrace_syscall_set_return(te->e, 1), -EPERM);
+	CHECK_EQ(utrace_syscall_set_nr(te->e, SYS_getpid), -EPERM);
+	CHECK_EQ(utrace_mem_write(te->e, regs.rsp, buf, 1), -EPERM);
+	/* no capture rules: no memory in the record */
+	CHECK_EQ(utrace_mem_read(te->e, regs.rsp, buf, 1), -ENODATA);
+	/* a vote to hold it counts as UTRACE_RESUME: the program runs on */
+	return UTRACE_STOP;
+}
+
+TEST_T(records_refuse_changes_and_holds, 60)
+{
+	struct utrace_tracer *t = tracer(true, true);
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "2000", NULL);
+	struct teng *te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE,
+				   refuse_hook);
+
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	t_check_death_reap(te);
+	CHECK_EQ(te->user[0], 2 * N);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+TEST_T(records_off_by_default, 60)
+{
+	uint64_t st[4];
+	struct utrace_tracer *t = t_tracer();
+	struct teng *te;
+
+	/* capture rules alone do not turn records on */
+	CHECK_EQ(utrace_set_capture(t, SYS_getppid, NULL, 0), 0);
+	te = run(t, true, st);
+	CHECK_EQ(te->user[1], N);
+	CHECK_EQ(te->user[3], 0);
+	CHECK_EQ(st[0], 0);
+}
+
+TEST_T(records_fallback_without_capture_rule, 60)
+{
+	uint64_t st[4];
+	struct teng *te = run(tracer(true, false), true, st);
+
+	CHECK_EQ(te->user[0], N);
+	CHECK_EQ(te->user[1], N);
+	CHECK_EQ(te->user[2] + te->user[3], 0);
+	CHECK_EQ(st[0], 0);
+}
+
+TEST_T(records_fallback_for_non_observer, 60)
+{
+	uint64_t st[4];
+	struct teng *te = run(tracer(true, true), false, st);
+
+	CHECK_EQ(te->user[0], N);
+	CHECK_EQ(te->user[1], N);
+	CHECK_EQ(te->user[2] + te->user[3], 0);
+	CHECK_EQ(te->user[4], 0);
+	CHECK_EQ(st[0], 0);
+}
+
+/* One observer and one engine that may change getppid: stops for both. */
+TEST_T(records_fallback_when_another_engine_wants_it, 60)
+{
+	struct utrace_tracer *t = tracer(true, true);
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "2000", NULL);
+	struct teng *obs = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE,
+				    count_hook);
+	struct teng *other = t_attach(t, pid, UTRACE_EVENT(SYSCALL_EXIT),
+				      NULL);
+	long nr = SYS_getppid;
+	uint64_t st[4];
+
+	CHECK_EQ(utrace_set_observer(obs->e, true), 0);
+	CHECK_EQ(utrace_set_syscalls(other->e, &nr, 1), 0);
+	t_run(t);
+	stats(t, st);
+	CHECK_EQ(obs->user[1], N);
+	CHECK_EQ(obs->user[3], 0);
+	CHECK_EQ(other->n[K_SYSEXIT], N);
+	CHECK_EQ(st[0], 0);
+	utrace_engine_put(obs->e);
+	utrace_engine_put(other->e);
+	utrace_tracer_free(t);
+}
+
+/* env execs getppid_loop: the code is placed again in the new image. */
+TEST_T(records_placed_again_after_execve, 60)
+{
+	struct utrace_tracer *t = tracer(true, true);
+	char *argv[] = { "/usr/bin/env", (char *)test_prog("getppid_loop"),
+			 "2000", NULL };
+	struct teng *te;
+	uint64_t st[4];
+	pid_t pid;
+
+	CHECK_EQ(t_spawn_opts(t, NULL, NULL, &pid, argv), 0);
+	te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | UTRACE_EVENT(EXEC) |
+			      EV_LIFE, count_hook);
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	t_check_death_reap(te);
+	stats(t, st);
+	CHECK_EQ(te->n[K_EXEC], 2);
+	CHECK_EQ(te->user[1], N);
+	CHECK_EQ(te->user[3], N);
+	CHECK_EQ(te->user[4], 0);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+TEST(records_api_errors)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_capture c = { sizeof(c), 1, UTRACE_CAPTURE_ENTRY,
+				    UTRACE_CAPTURE_FIXED, 0, 8 };
+
+	CHECK_EQ(utrace_tracer_set_records(NULL, UTRACE_RECORDS_ON), -EINVAL);
+	CHECK_EQ(utrace_tracer_set_records(t, 7), -EINVAL);
+	CHECK_EQ(utrace_set_capture(t, -1, NULL, 0), -EINVAL);
+	CHECK_EQ(utrace_set_capture(t, 1024, NULL, 0), -EINVAL);
+	CHECK_EQ(utrace_set_capture(t, SYS_read, NULL, 1), -EINVAL);
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EOPNOTSUPP);
+	CHECK_EQ(utrace_set_observer(NULL, true), -EINVAL);
+	CHECK_EQ(utrace_from_record(NULL), -EINVAL);
+	CHECK_EQ(utrace_tracer_set_records(t, UTRACE_RECORDS_OFF), 0);
+	utrace_tracer_free(t);
+}
+
+int main(void)
+{
+	return test_main();
+}
