@@ -10,13 +10,14 @@
  * into the callbacks a stop would have made, for observer engines.
  *
  * This is a layer over the core: it sees threads through the hooks it
- * registers on the tracer (struct utrace__hooks) and reports through the
+ * registers on the tracer (core/layer.h) and reports through the
  * core's reporting pass.  Every ring is untrusted input (the program can
  * write it): see drain_thread().
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,8 @@
 #include <linux/audit.h>
 #include <linux/futex.h>
 
-#include "core/internal.h"
+#include "core/layer.h"
+#include "core/proc.h"
 #include "record/layout.h"
 #include "record/ring.h"
 
@@ -68,6 +70,8 @@ extern const char urec_blob_start[], urec_blob_end[];
 extern const char urec_blob_setup[], urec_blob_close[], urec_blob_gadget[];
 
 #define NBITS		UTRACE__SYSSET_BITS
+#define TID(th)		utrace__th_tid(th)
+#define TGID(th)	utrace__th_tgid(th)
 #define SITE_BUCKETS	256
 #define STUB_PAGE	UREC_PAGE
 #define STUB_MAX	96	/* bytes one stub may take */
@@ -117,7 +121,8 @@ struct rthread {
 	bool flip;		/* selector opened for one syscall at a stop */
 	bool flip_armed;	/* ... from the stop that opened it */
 	bool in_entry;		/* an entry record delivered, exit not yet */
-	long entry_nr;
+	struct utrace_syscall sc;	/* that entry's */
+	struct user_regs_struct regs;
 	uint64_t want[NBITS / 64];	/* copies of what the slot holds */
 	uint64_t stop[NBITS / 64];
 };
@@ -138,9 +143,11 @@ struct rec {
 
 enum { ST_RECORDS, ST_TRAPS, ST_PATCHED, ST_FLIPS };
 
-static struct rec *rec_of(const struct utrace_tracer *t)
+static const struct utrace__layer rec_layer;
+
+static struct rec *rec_of(struct utrace_tracer *t)
 {
-	return t->layer;
+	return utrace__layer_data(t, &rec_layer);
 }
 
 static bool bit(const uint64_t *set, long nr)
@@ -217,49 +224,47 @@ static int inject(struct uthread *th, const struct user_regs_struct *in,
 {
 	struct user_regs_struct saved;
 	uint64_t mask, all = ~0ULL;
+	pid_t tid = TID(th);
 	int resend = 0, err = 0;
 
-	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &saved) < 0)
+	if (ptrace(PTRACE_GETREGS, tid, 0L, &saved) < 0)
 		return -EIO;
-	if (ptrace(PTRACE_GETSIGMASK, th->tid, (void *)sizeof(mask), &mask) < 0)
+	if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof(mask), &mask) < 0)
 		return -EIO;
-	ptrace(PTRACE_SETSIGMASK, th->tid, (void *)sizeof(all), &all);
-	if (ptrace(PTRACE_SETREGS, th->tid, 0L, in) < 0 ||
-	    ptrace(PTRACE_CONT, th->tid, 0L, 0L) < 0) {
+	ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof(all), &all);
+	utrace__th_regs_drop(th);
+	if (ptrace(PTRACE_SETREGS, tid, 0L, in) < 0 ||
+	    ptrace(PTRACE_CONT, tid, 0L, 0L) < 0) {
 		err = -EIO;
 		goto restore;
 	}
 	for (;;) {
-		struct utrace__status s;
-		int sig;
+		int st, sig;
 
-		if (utrace__wait(th->t, th->tid, __WALL, &s) < 0) {
+		if (waitpid(tid, &st, __WALL) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -ESRCH;
 		}
-		if (!WIFSTOPPED(s.status)) {
+		if (!WIFSTOPPED(st)) {
 			/* SIGKILL: the loop reports the death. */
-			utrace__requeue(th->t, &s);
-			th->state = TH_RUNNING;
-			th->stop = STOP_NONE;
+			utrace__th_gone(th, st);
 			return -ESRCH;
 		}
-		sig = WSTOPSIG(s.status);
-		if ((s.status >> 16) == 0 && sig == SIGTRAP)
+		sig = WSTOPSIG(st);
+		if ((st >> 16) == 0 && sig == SIGTRAP)
 			break;
-		if ((s.status >> 16) == 0 && sig != SIGTRAP)
+		if ((st >> 16) == 0)
 			resend = sig;	/* a stop signal: not blockable */
-		ptrace(PTRACE_CONT, th->tid, 0L, 0L);
+		ptrace(PTRACE_CONT, tid, 0L, 0L);
 	}
-	if (ptrace(PTRACE_GETREGS, th->tid, 0L, out) < 0)
+	if (ptrace(PTRACE_GETREGS, tid, 0L, out) < 0)
 		err = -EIO;
 restore:
-	ptrace(PTRACE_SETREGS, th->tid, 0L, &saved);
-	ptrace(PTRACE_SETSIGMASK, th->tid, (void *)sizeof(mask), &mask);
+	ptrace(PTRACE_SETREGS, tid, 0L, &saved);
+	ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof(mask), &mask);
 	if (resend)
-		syscall(SYS_tgkill, th->tgid, th->tid, resend);
-	th->regs_valid = false;
+		syscall(SYS_tgkill, TGID(th), tid, resend);
 	return err;
 }
 
@@ -271,7 +276,7 @@ static long inject_syscall(struct uthread *th, struct rproc *p, long nr,
 	struct user_regs_struct r, out;
 	int err;
 
-	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &r) < 0)
+	if (ptrace(PTRACE_GETREGS, TID(th), 0L, &r) < 0)
 		return -EIO;
 	r.rip = p->code + (uint64_t)(urec_blob_gadget - urec_blob_start);
 	r.rax = (unsigned long)nr;
@@ -376,18 +381,28 @@ static int proc_threads(pid_t tgid)
 
 /* -- Threads ------------------------------------------------------------------------ */
 
+static struct rthread *rt_of(struct uthread *th)
+{
+	void **d = utrace__th_data(th, &rec_layer);
+
+	return d ? *d : NULL;
+}
+
 static struct rthread *rt_get(struct uthread *th)
 {
-	struct rthread *rt = th->layer;
+	void **d = utrace__th_data(th, &rec_layer);
+	struct rthread *rt;
 
-	if (rt)
-		return rt;
+	if (!d)
+		return NULL;
+	if (*d)
+		return *d;
 	rt = calloc(1, sizeof(*rt));
 	if (!rt)
 		return NULL;
 	rt->th = th;
 	rt->slot = -1;
-	th->layer = rt;
+	*d = rt;
 	return rt;
 }
 
@@ -410,29 +425,12 @@ static void rt_unlist(struct rec *rec, struct rthread *rt)
 static void wants_of(struct rec *rec, struct uthread *th, uint64_t *want,
 		     uint64_t *stop)
 {
-	memset(want, 0, NBITS / 8);
-	memset(stop, 0, NBITS / 8);
+	utrace__th_observed(th, rec->capture, want, stop);
 	for (long nr = 0; nr < NBITS; nr++) {
-		bool any = false, all_obs = true;
-
-		for (const struct utrace_engine *e = th->head; e; e = e->next) {
-			if (atomic_load(&e->flags) & ENG_DETACHED)
-				continue;
-			if (!(e->events & (UTRACE_EVENT_SYSCALL |
-					   UTRACE_EVENT(QUIESCE))) ||
-			    !utrace__engine_wants_nr(e, nr))
-				continue;
-			if (e->events & UTRACE_EVENT_SYSCALL)
-				any = true;
-			if (!e->observer)
-				all_obs = false;
-		}
-		if (!any)
-			continue;
-		if (all_obs && bit(rec->capture, nr) && !never_recorded(nr))
-			bit_set(want, nr, true);
-		else
+		if (bit(want, nr) && never_recorded(nr)) {
+			bit_set(want, nr, false);
 			bit_set(stop, nr, true);
+		}
 	}
 }
 
@@ -460,7 +458,7 @@ static int sud_set(struct rthread *rt, bool on)
 		c.offset = rt->p->code;
 		c.len = UREC_CODE_SIZE;
 	}
-	if (ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG, rt->th->tid,
+	if (ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG, TID(rt->th),
 		   (void *)sizeof(c), &c) < 0)
 		return -errno;
 	return 0;
@@ -479,7 +477,7 @@ static int thread_on(struct rec *rec, struct rproc *p, struct rthread *rt)
 			break;
 	if (slot == UREC_NSLOTS)
 		return -ENOSPC;
-	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &r) < 0)
+	if (ptrace(PTRACE_GETREGS, TID(th), 0L, &r) < 0)
 		return -ESRCH;
 	/* The program uses GS itself: leave it alone (stops). */
 	if (r.gs_base)
@@ -494,16 +492,16 @@ static int thread_on(struct rec *rec, struct rproc *p, struct rthread *rt)
 	slot_publish(rt);
 	*(volatile uint32_t *)(s + UREC_S_ON) = 1;
 	r.gs_base = p->area + UREC_HDR_SIZE + (uint64_t)slot * UREC_SLOT_SIZE;
-	if (ptrace(PTRACE_SETREGS, th->tid, 0L, &r) < 0 || sud_set(rt, true)) {
+	if (ptrace(PTRACE_SETREGS, TID(th), 0L, &r) < 0 || sud_set(rt, true)) {
 		r.gs_base = 0;
-		ptrace(PTRACE_SETREGS, th->tid, 0L, &r);
+		ptrace(PTRACE_SETREGS, TID(th), 0L, &r);
 		*(volatile uint32_t *)(s + UREC_S_ON) = 0;
 		rt->slot = -1;
 		return -EIO;
 	}
-	th->regs_valid = false;
+	utrace__th_regs_drop(th);
 	p->slots |= 1u << slot;
-	th->sys_trapped = true;
+	utrace__th_set_trapped(th, true);
 	rt->next = rec->rts;
 	rec->rts = rt;
 	return 0;
@@ -523,11 +521,11 @@ static void thread_off(struct rec *rec, struct rthread *rt, bool alive)
 		struct user_regs_struct r;
 
 		sud_set(rt, false);
-		if (ptrace(PTRACE_GETREGS, th->tid, 0L, &r) == 0) {
+		if (ptrace(PTRACE_GETREGS, TID(th), 0L, &r) == 0) {
 			r.gs_base = 0;
-			ptrace(PTRACE_SETREGS, th->tid, 0L, &r);
+			ptrace(PTRACE_SETREGS, TID(th), 0L, &r);
 		}
-		th->regs_valid = false;
+		utrace__th_regs_drop(th);
 	}
 	if (rt->p->map) {
 		char *s = slot_hdr(rt->p, rt->slot);
@@ -538,7 +536,7 @@ static void thread_off(struct rec *rec, struct rthread *rt, bool alive)
 	rt->p->slots &= ~(1u << rt->slot);
 	rt->slot = -1;
 	rt->flip = rt->flip_armed = false;
-	th->sys_trapped = false;
+	utrace__th_set_trapped(th, false);
 	rt_unlist(rec, rt);
 }
 
@@ -560,7 +558,7 @@ static int setup(struct rec *rec, struct rproc *p, struct rthread *rt)
 	uint64_t data[3];
 	int fd, err;
 
-	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &saved) < 0)
+	if (ptrace(PTRACE_GETREGS, TID(th), 0L, &saved) < 0)
 		return -ESRCH;
 	if (saved.gs_base)
 		return -EBUSY;
@@ -600,7 +598,7 @@ static int setup(struct rec *rec, struct rproc *p, struct rthread *rt)
 	area = (long)out.rax;
 	if (area < 0 && area > -4096)
 		return (int)area;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)th->tid,
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)TID(th),
 		 (int)out.rdx);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	inject_syscall(th, p, SYS_close, (long)out.rdx, 0, 0, 0, 0, 0);
@@ -865,50 +863,55 @@ static struct site *site_get(struct rec *rec, struct rproc *p,
 /* -- The trap: a syscall made outside the blob ------------------------------------ */
 
 /* Open the selector for the one syscall at @ip, to be stopped for. */
-static void flip_at(struct rthread *rt, uint64_t ip)
+static void flip_at(struct rthread *rt, struct user_regs_struct *r,
+		    uint64_t ip)
 {
-	struct uthread *th = rt->th;
-
-	th->regs.rip = ip;
-	th->regs_dirty = true;
+	r->rip = ip;
+	utrace__th_regs_changed(rt->th);
 	slot_hdr(rt->p, rt->slot)[UREC_S_SELECTOR] = 0;
 	rt->flip = rt->flip_armed = true;
 }
 
+/*
+ * A dispatch trap (the kernel rolled rax back to the number; ip is after
+ * the syscall instruction): rewrite the site, and send the thread into its
+ * stub, or to the stop path for this one syscall.
+ */
 static void on_sigsys(struct rec *rec, struct rthread *rt)
 {
 	struct uthread *th = rt->th;
 	struct rproc *p = rt->p;
+	struct user_regs_struct *r = utrace__th_regs(th);
 	uint64_t ip;
 	long nr;
 	struct site *s;
 
 	rec->stats[ST_TRAPS]++;
-	th->stop = STOP_SIGNAL;
-	th->stop_sig = 0;
-	if (utrace__regs_load(th))
+	if (!r)
 		return;
-	ip = th->regs.rip - 2;
-	nr = (long)th->regs.orig_rax;
-	th->regs.rax = th->regs.orig_rax;
+	ip = r->rip - 2;
+	nr = (long)r->orig_rax;
 	if (in_stub_page(p, ip)) {
 		/* a stub's own syscall: the stop path */
-		flip_at(rt, ip);
+		r->rax = r->orig_rax;
+		flip_at(rt, r, ip);
 		rec->stats[ST_FLIPS]++;
 		return;
 	}
 	s = site_get(rec, p, th, ip);
-	th->regs_valid = false;
-	if (utrace__regs_load(th))
+	/* making the stub may have run code in the thread */
+	utrace__th_regs_drop(th);
+	r = utrace__th_regs(th);
+	if (!r)
 		return;
-	th->regs.rax = th->regs.orig_rax;
+	r->rax = r->orig_rax;
 	if (!s || bit(rt->stop, nr)) {
-		flip_at(rt, s ? s->x : ip);
+		flip_at(rt, r, s ? s->x : ip);
 		rec->stats[ST_FLIPS]++;
 		return;
 	}
-	th->regs.rip = s->e2;
-	th->regs_dirty = true;
+	r->rip = s->e2;
+	utrace__th_regs_changed(th);
 }
 
 /* -- Records: reading and delivering -------------------------------------------- */
@@ -1026,48 +1029,38 @@ static void regs_from(const struct utrace__rrec *r, struct user_regs_struct *g)
 	g->ss = 0x2b;
 }
 
-static void deliver(struct rec *rec, struct rthread *rt, const struct utrace__rrec *r)
+static void deliver(struct rec *rec, struct rthread *rt,
+		    const struct utrace__rrec *r)
 {
-	struct uthread *th = rt->th;
-	struct utrace__event ev;
-	struct utrace_syscall keep = th->sc;
+	struct utrace_syscall sc;
 
-	memset(&ev, 0, sizeof(ev));
 	if (r->type == UREC_T_ENTRY) {
-		regs_from(r, &th->rec_regs);
-		th->sc.nr = r->nr;
-		th->sc.args[0] = th->rec_regs.rdi;
-		th->sc.args[1] = th->rec_regs.rsi;
-		th->sc.args[2] = th->rec_regs.rdx;
-		th->sc.args[3] = th->rec_regs.r10;
-		th->sc.args[4] = th->rec_regs.r8;
-		th->sc.args[5] = th->rec_regs.r9;
-		th->sc.ret = 0;
-		th->sc.arch = AUDIT_ARCH_X86_64;
-		th->sc.ip = th->rec_regs.rip;
-		th->sc.sp = th->rec_regs.rsp;
-		ev.type = EV_SYSCALL_ENTRY;
+		regs_from(r, &rt->regs);
+		memset(&sc, 0, sizeof(sc));
+		sc.nr = r->nr;
+		sc.args[0] = rt->regs.rdi;
+		sc.args[1] = rt->regs.rsi;
+		sc.args[2] = rt->regs.rdx;
+		sc.args[3] = rt->regs.r10;
+		sc.args[4] = rt->regs.r8;
+		sc.args[5] = rt->regs.r9;
+		sc.arch = AUDIT_ARCH_X86_64;
+		sc.ip = rt->regs.rip;
+		sc.sp = rt->regs.rsp;
+		rt->sc = sc;
 		rt->in_entry = true;
-		rt->entry_nr = r->nr;
-	} else {
-		/* an exit without its entry: a broken ring, or a nested one */
-		if (!rt->in_entry || rt->entry_nr != r->nr)
-			return;
-		rt->in_entry = false;
-		th->sc.nr = r->nr;
-		th->sc.ret = (long)r->v[0];
-		th->rec_regs.rax = r->v[0];
-		ev.type = EV_SYSCALL_EXIT;
-	}
-	ev.nr = r->nr;
-	rec->stats[ST_RECORDS]++;
-	if (!utrace__wants(th, &ev))
+		rec->stats[ST_RECORDS]++;
+		utrace__record_report(rt->th, false, &sc, &rt->regs);
 		return;
-	th->rec_pass = true;
-	utrace__report(th, &ev);
-	th->rec_pass = false;
-	if (ev.type == EV_SYSCALL_EXIT || th->state == TH_STOPPED)
-		th->sc = keep;
+	}
+	/* an exit without its entry: a broken ring */
+	if (!rt->in_entry || rt->sc.nr != r->nr)
+		return;
+	rt->in_entry = false;
+	rt->sc.ret = (long)r->v[0];
+	rt->regs.rax = r->v[0];
+	rec->stats[ST_RECORDS]++;
+	utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
 }
 
 /* Deliver @rt's records (@all: until none is left; else one). */
@@ -1182,8 +1175,8 @@ static void *bell_main(void *arg)
 		}
 		pending = rings_pending(rec);
 		pthread_mutex_unlock(&rec->lock);
-		if (pending && atomic_load(&rec->t->sleeping))
-			utrace__wake_loop(rec->t);
+		if (pending)
+			utrace__wake_loop(rec->t);	/* if it sleeps */
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_nsec += 2000000;
 		if (ts.tv_nsec >= 1000000000) {
@@ -1198,8 +1191,8 @@ static void *bell_main(void *arg)
 		pthread_mutex_lock(&rec->lock);
 		pending = rings_pending(rec);
 		pthread_mutex_unlock(&rec->lock);
-		if (pending && atomic_load(&rec->t->sleeping))
-			utrace__wake_loop(rec->t);
+		if (pending)
+			utrace__wake_loop(rec->t);	/* if it sleeps */
 	}
 }
 
@@ -1218,20 +1211,20 @@ static void bell_start(struct rec *rec)
 
 /* -- Hooks ------------------------------------------------------------------------- */
 
-static bool hook_status(struct uthread *th, int status)
+static bool hook_status(struct utrace_tracer *t, void *data,
+			struct uthread *th, int status)
 {
-	struct rec *rec = rec_of(th->t);
-	struct rthread *rt = th->layer;
+	struct rec *rec = data;
+	struct rthread *rt = rt_of(th);
 	int event = status >> 16;
+	siginfo_t si;
 
 	if (rec->rts)
 		drain_all(rec);
 	if (WIFSTOPPED(status) && event == PTRACE_EVENT_EXEC) {
 		/* a new image: the area and the sites went with the old */
-		struct rproc *p = proc_find(rec, th->tgid);
+		struct rproc *p = proc_find(rec, TGID(th));
 
-		if (!p && th->tid != th->tgid)
-			p = proc_find(rec, th->tid);
 		for (struct rthread *o = rec->rts, *n; o; o = n) {
 			n = o->next;
 			if (o->p == p)
@@ -1240,8 +1233,7 @@ static bool hook_status(struct uthread *th, int status)
 		if (p)
 			proc_free(rec, p);
 		if (rec->on && rec->usable)
-			proc_new(rec, (pid_t)(th->tid == th->tgid ? th->tid :
-					       th->tgid));
+			proc_new(rec, TGID(th));
 		if (rt)
 			rt->seen = true;	/* its GS base is the new image's */
 		return false;
@@ -1249,12 +1241,10 @@ static bool hook_status(struct uthread *th, int status)
 	if (!rt || rt->slot < 0 || !WIFSTOPPED(status) || event != 0 ||
 	    WSTOPSIG(status) != SIGSYS)
 		return false;
-	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &th->si) < 0 ||
-	    th->si.si_code != SYS_USER_DISPATCH)
+	if (ptrace(PTRACE_GETSIGINFO, TID(th), 0L, &si) < 0 ||
+	    si.si_code != SYS_USER_DISPATCH)
 		return false;
-	th->state = TH_STOPPED;
-	th->interrupt_sent = false;
-	th->regs_valid = false;
+	utrace__th_signal_stop(th);
 	on_sigsys(rec, rt);
 	return true;
 }
@@ -1262,14 +1252,17 @@ static bool hook_status(struct uthread *th, int status)
 /* A stop from which the thread returns to user mode, no signal pending. */
 static bool user_return(const struct uthread *th)
 {
-	return th->stop == STOP_SYSCALL_EXIT ||
-	       (th->stop == STOP_SIGNAL && !th->stop_sig);
+	enum utrace__stop st = utrace__th_stop(th);
+
+	return st == STOP_SYSCALL_EXIT ||
+	       (st == STOP_SIGNAL && !utrace__th_stop_sig(th));
 }
 
 static bool mid_syscall(const struct uthread *th)
 {
-	return th->stop == STOP_SYSCALL_ENTRY || th->stop == STOP_CLONE ||
-	       th->stop == STOP_EXEC;
+	enum utrace__stop st = utrace__th_stop(th);
+
+	return st == STOP_SYSCALL_ENTRY || st == STOP_CLONE || st == STOP_EXEC;
 }
 
 /* A new thread's GS base inherited from a recording one: the program's. */
@@ -1277,22 +1270,23 @@ static void first_restart(struct rec *rec, struct uthread *th)
 {
 	struct user_regs_struct r;
 
-	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &r) < 0 || !r.gs_base)
+	if (ptrace(PTRACE_GETREGS, TID(th), 0L, &r) < 0 || !r.gs_base)
 		return;
 	for (struct rproc *p = rec->procs; p; p = p->next) {
 		if (p->area && r.gs_base >= p->area &&
 		    r.gs_base < p->area + UREC_AREA_SIZE) {
 			r.gs_base = 0;
-			ptrace(PTRACE_SETREGS, th->tid, 0L, &r);
-			th->regs_valid = false;
+			ptrace(PTRACE_SETREGS, TID(th), 0L, &r);
+			utrace__th_regs_drop(th);
 			return;
 		}
 	}
 }
 
-static long hook_restart(struct uthread *th, long req)
+static long hook_restart(struct utrace_tracer *t, void *data,
+			 struct uthread *th, long req)
 {
-	struct rec *rec = rec_of(th->t);
+	struct rec *rec = data;
 	struct rthread *rt = rt_get(th);
 	struct rproc *p;
 
@@ -1302,15 +1296,21 @@ static long hook_restart(struct uthread *th, long req)
 		rt->seen = true;
 		first_restart(rec, th);
 	}
-	p = proc_find(rec, th->tgid);
+	p = proc_find(rec, TGID(th));
 	if (p && p->state == P_PENDING && rt->slot < 0 &&
 	    (req == PTRACE_SYSCALL || req == PTRACE_CONT)) {
 		if (mid_syscall(th))
 			return PTRACE_SYSCALL;	/* set up at its exit */
 		if (user_return(th)) {
+			uint64_t want[NBITS / 64], stop[NBITS / 64];
+			bool some = false;
 			int err = -EBUSY;
 
-			if (rec->on && proc_threads(p->tgid) == 1)
+			/* worth it only if some syscall may be recorded */
+			wants_of(rec, th, want, stop);
+			for (int i = 0; i < NBITS / 64; i++)
+				some |= want[i] != 0;
+			if (rec->on && some && proc_threads(p->tgid) == 1)
 				err = setup(rec, p, rt);
 			if (err == -ESRCH)
 				return -1;
@@ -1333,29 +1333,32 @@ static long hook_restart(struct uthread *th, long req)
 	return req == PTRACE_SYSCALL ? PTRACE_CONT : req;
 }
 
-static void hook_recalc(struct uthread *th)
+static void hook_recalc(struct utrace_tracer *t, void *data,
+			struct uthread *th)
 {
-	struct rec *rec = rec_of(th->t);
-	struct rthread *rt = th->layer;
+	struct rthread *rt = rt_of(th);
 
 	if (!rt || rt->slot < 0)
 		return;
-	wants_of(rec, th, rt->want, rt->stop);
+	wants_of(data, th, rt->want, rt->stop);
 	slot_publish(rt);
 }
 
-static void hook_release(struct uthread *th)
+static void hook_release(struct utrace_tracer *t, void *data,
+			 struct uthread *th)
 {
-	struct rthread *rt = th->layer;
+	struct rthread *rt = rt_of(th);
 
 	if (rt && rt->slot >= 0)
-		thread_off(rec_of(th->t), rt, true);
+		thread_off(data, rt, true);
 }
 
-static void hook_forget(struct uthread *th)
+static void hook_forget(struct utrace_tracer *t, void *data,
+			struct uthread *th)
 {
-	struct rec *rec = rec_of(th->t);
-	struct rthread *rt = th->layer;
+	struct rec *rec = data;
+	struct rthread *rt = rt_of(th);
+	bool leader = TID(th) == TGID(th);
 
 	if (!rt)
 		return;
@@ -1363,29 +1366,29 @@ static void hook_forget(struct uthread *th)
 		struct rproc *p = rt->p;
 
 		thread_off(rec, rt, false);
-		if (!p->slots && th->tid == th->tgid)
+		if (!p->slots && leader)
 			proc_free(rec, p);
-	} else if (th->tid == th->tgid) {
-		struct rproc *p = proc_find(rec, th->tgid);
+	} else if (leader) {
+		struct rproc *p = proc_find(rec, TGID(th));
 
 		if (p && !p->slots)
 			proc_free(rec, p);
 	}
-	th->layer = NULL;
+	*utrace__th_data(th, &rec_layer) = NULL;
 	free(rt);
 }
 
-static void hook_poll(struct utrace_tracer *t)
+static void hook_after_dispatch(struct utrace_tracer *t, void *data)
 {
-	struct rec *rec = rec_of(t);
+	struct rec *rec = data;
 
 	if (rec->rts)
 		drain_all(rec);
 }
 
-static void hook_close(struct utrace_tracer *t)
+static void hook_closing(struct utrace_tracer *t, void *data)
 {
-	struct rec *rec = rec_of(t);
+	struct rec *rec = data;
 
 	if (rec->rts)
 		drain_all(rec);
@@ -1403,9 +1406,9 @@ static void hook_close(struct utrace_tracer *t)
 	}
 }
 
-static void hook_destroy(struct utrace_tracer *t)
+static void hook_free(struct utrace_tracer *t, void *data)
 {
-	struct rec *rec = rec_of(t);
+	struct rec *rec = data;
 
 	while (rec->rts)
 		thread_off(rec, rec->rts, false);
@@ -1413,19 +1416,19 @@ static void hook_destroy(struct utrace_tracer *t)
 		proc_free(rec, rec->procs);
 	pthread_mutex_destroy(&rec->lock);
 	free(rec);
-	t->layer = NULL;
-	t->hooks = NULL;
 }
 
-static const struct utrace__hooks rec_hooks = {
+/* Above the queue and sharing (their records are what it observes). */
+static const struct utrace__layer rec_layer = {
+	.order = 5,
+	.after_dispatch = hook_after_dispatch,
+	.closing = hook_closing,
+	.free = hook_free,
 	.status = hook_status,
 	.restart = hook_restart,
 	.recalc = hook_recalc,
 	.release = hook_release,
 	.forget = hook_forget,
-	.poll = hook_poll,
-	.close = hook_close,
-	.destroy = hook_destroy,
 };
 
 /* -- Public ------------------------------------------------------------------------ */
@@ -1452,10 +1455,9 @@ static int do_set_records(void *arg)
 {
 	struct set_args *a = arg;
 	struct utrace_tracer *t = a->t;
-	struct rec *rec = t->layer;
+	struct rec *rec = rec_of(t);
+	int err;
 
-	if (t->hooks && t->hooks != &rec_hooks)
-		return -EBUSY;
 	if (!rec) {
 		rec = calloc(1, sizeof(*rec));
 		if (!rec)
@@ -1463,8 +1465,12 @@ static int do_set_records(void *arg)
 		rec->t = t;
 		rec->usable = usable();
 		pthread_mutex_init(&rec->lock, NULL);
-		t->layer = rec;
-		t->hooks = &rec_hooks;
+		err = utrace__layer_register(t, &rec_layer, rec);
+		if (err) {
+			pthread_mutex_destroy(&rec->lock);
+			free(rec);
+			return err;
+		}
 	}
 	rec->on = a->mode == UTRACE_RECORDS_ON;
 	if (!rec->on) {
@@ -1472,7 +1478,7 @@ static int do_set_records(void *arg)
 		while (rec->rts) {
 			struct rthread *rt = rec->rts;
 
-			if (rt->th->state == TH_STOPPED)
+			if (utrace__th_stop(rt->th) != STOP_NONE)
 				thread_off(rec, rt, true);
 			else
 				break;
@@ -1509,7 +1515,7 @@ struct capture_args {
 static int do_set_capture(void *arg)
 {
 	struct capture_args *a = arg;
-	struct rec *rec = a->t->layer;
+	struct rec *rec = rec_of(a->t);
 
 	if (!rec) {
 		struct set_args s = { a->t, UTRACE_RECORDS_OFF };
@@ -1517,7 +1523,7 @@ static int do_set_capture(void *arg)
 
 		if (err)
 			return err;
-		rec = a->t->layer;
+		rec = rec_of(a->t);
 	}
 	bit_set(rec->capture, a->nr, a->rules != NULL || a->n == 0);
 	for (struct rthread *rt = rec->rts; rt; rt = rt->next) {
@@ -1545,58 +1551,6 @@ UTRACE_EXPORT int utrace_set_capture(struct utrace_tracer *t, long nr,
 	return utrace__call(t, do_set_capture, &a);
 }
 
-/* Called on the loop thread with the engine's thread in a pass. */
-static int do_from_record(void *arg)
-{
-	struct utrace_engine *e = arg;
-	struct uthread *th = e->th;
-
-	if ((atomic_load(&e->flags) & ENG_DETACHED) || !th)
-		return -ESRCH;
-	return th->rec_pass ? 1 : 0;
-}
-
-/**
- * utrace_from_record - is this callback made from a record?
- * See utrace_from_record(3).
- */
-UTRACE_EXPORT int utrace_from_record(struct utrace_engine *e)
-{
-	if (!e)
-		return -EINVAL;
-	return utrace__call(e->t, do_from_record, e);
-}
-
-struct observer_args {
-	struct utrace_engine *e;
-	bool on;
-};
-
-static int do_set_observer(void *arg)
-{
-	struct observer_args *a = arg;
-	struct utrace_engine *e = a->e;
-
-	if ((atomic_load(&e->flags) & ENG_DETACHED) || !e->th)
-		return -ESRCH;
-	e->observer = a->on;
-	utrace__thread_recalc(e->th);
-	return 0;
-}
-
-/**
- * utrace_set_observer - declare that an engine only looks at syscalls
- * See utrace_set_observer(3).
- */
-UTRACE_EXPORT int utrace_set_observer(struct utrace_engine *e, bool observer)
-{
-	struct observer_args a = { e, observer };
-
-	if (!e)
-		return -EINVAL;
-	return utrace__call(e->t, do_set_observer, &a);
-}
-
 /**
  * utrace_tracer_record_stats - counters of the record path, for tests and
  * benchmarks: records delivered, traps taken, sites rewritten, syscalls
@@ -1611,7 +1565,7 @@ struct stats_args {
 static int do_stats(void *arg)
 {
 	struct stats_args *a = arg;
-	struct rec *rec = a->t->layer;
+	struct rec *rec = rec_of(a->t);
 
 	for (size_t i = 0; i < a->n && i < 4; i++)
 		a->out[i] = rec ? rec->stats[i] : 0;
