@@ -61,6 +61,8 @@
 	.globl	urec_blob_start, urec_blob_end
 	.globl	urec_blob_setup, urec_blob_close, urec_blob_gadget
 	.globl	urec_blob_sys_rec, urec_blob_sys_plain
+	.globl	urec_blob_sigsys, urec_blob_restorer
+	.hidden	urec_blob_sigsys, urec_blob_restorer
 	.hidden	urec_blob_start, urec_blob_end
 	.hidden	urec_blob_setup, urec_blob_close, urec_blob_gadget
 	.hidden	urec_blob_sys_rec, urec_blob_sys_plain
@@ -374,6 +376,70 @@ urec_blob_close:
 	mov	$SYS_close, %eax
 	syscall
 	int3
+
+/*
+ * urec_blob_sigsys: the SIGSYS handler placed with the blob (SA_SIGINFO,
+ * urec_blob_restorer).  A tracer that lives takes every dispatch trap at
+ * its stop, so this runs only when the tracer died: it turns records off
+ * for the process and dispatch off for this thread (its selector), and
+ * returns to the trapped syscall instruction, which then runs natively
+ * with the program's registers.  A SIGSYS of another kind (a seccomp
+ * trap) gets the default action, as it would without the handler.
+ * In: rdi = signal, rsi = siginfo, rdx = ucontext.
+ */
+#define SI_CODE		8
+#define UC_RIP		(40 + 16 * 8)	/* uc_mcontext.gregs[REG_RIP] */
+#define SYS_rt_sigaction 13
+#define SYS_gettid	186
+#define SYS_getpid	39
+#define SYS_tgkill	234
+#define SIGSYS		31
+urec_blob_sigsys:
+	cmpl	$2, SI_CODE(%rsi)		/* SYS_USER_DISPATCH */
+	jne	2f
+	lea	urec_blob_start+UREC_CODE_SIZE(%rip), %r8
+	mov	UREC_D_AREA(%r8), %r9
+	test	%r9, %r9
+	jz	1f
+	movl	$0, UREC_H_STATE(%r9)
+	rdgsbase %rax
+	cmp	%r9, %rax
+	jb	1f
+	cmp	UREC_D_END(%r8), %rax
+	jae	1f
+	movb	$0, UREC_S_SELECTOR(%rax)
+	movl	$0, UREC_S_ON(%rax)
+1:	subq	$2, UC_RIP(%rdx)
+	ret
+2:	push	%r12
+	sub	$32, %rsp			/* a zeroed sigaction: SIG_DFL */
+	movq	$0, (%rsp)
+	movq	$0, 8(%rsp)
+	movq	$0, 16(%rsp)
+	movq	$0, 24(%rsp)
+	mov	$SIGSYS, %edi
+	mov	%rsp, %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	mov	$SYS_rt_sigaction, %eax
+	syscall
+	add	$32, %rsp
+	mov	$SYS_getpid, %eax
+	syscall
+	mov	%rax, %r12
+	mov	$SYS_gettid, %eax
+	syscall
+	mov	%r12, %rdi
+	mov	%rax, %rsi
+	mov	$SIGSYS, %edx
+	mov	$SYS_tgkill, %eax
+	syscall
+	pop	%r12
+	ret
+
+urec_blob_restorer:
+	mov	$15, %eax			/* rt_sigreturn */
+	syscall
 
 /* urec_blob_gadget: any syscall the tracer sets up, then a trap. */
 urec_blob_gadget:

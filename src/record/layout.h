@@ -26,6 +26,8 @@
 #define UREC_D_AREA		0	/* u64: the shared area; 0: none */
 #define UREC_D_END		8	/* u64: its end */
 #define UREC_D_TRACER		16	/* u64: the tracer's pid */
+#define UREC_D_SIGACT		64	/* struct kernel_sigaction: ours */
+#define UREC_D_OLDACT		96	/* the one it replaced */
 
 /* area header */
 #define UREC_H_MAGIC		0	/* u64 */

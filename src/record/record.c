@@ -68,6 +68,7 @@ struct ptrace_sud_config {
 /* in blob.S */
 extern const char urec_blob_start[], urec_blob_end[];
 extern const char urec_blob_setup[], urec_blob_close[], urec_blob_gadget[];
+extern const char urec_blob_sigsys[], urec_blob_restorer[];
 
 #define NBITS		UTRACE__SYSSET_BITS
 #define TID(th)		utrace__th_tid(th)
@@ -78,7 +79,12 @@ extern const char urec_blob_setup[], urec_blob_close[], urec_blob_gadget[];
 #define WINDOW_MAX	16	/* bytes of a rewritten site */
 #define MAX_BELLS	64
 
-enum { P_PENDING, P_ON, P_FAILED };
+/*
+ * A process: to be set up at its next user-mode return, recording, not
+ * recording this image, or falling back to stops (the program took over
+ * SIGSYS, GS or dispatch: each thread leaves the path at its next stop).
+ */
+enum { P_PENDING, P_ON, P_FAILED, P_FALLBACK };
 
 /* A syscall instruction seen trapping, and its stub. */
 struct site {
@@ -118,6 +124,7 @@ struct rthread {
 	struct rproc *p;
 	int slot;		/* -1: no ring */
 	bool seen;		/* first restart done */
+	bool superseded;	/* an old leader replaced by an execve */
 	bool flip;		/* selector opened for one syscall at a stop */
 	bool flip_armed;	/* ... from the stop that opened it */
 	bool in_entry;		/* an entry record delivered, exit not yet */
@@ -543,6 +550,38 @@ static void thread_off(struct rec *rec, struct rthread *rt, bool alive)
 /* -- Setting a process up -------------------------------------------------------- */
 
 /*
+ * The blob's SIGSYS handler, for a tracer that dies: only over the
+ * default action (a program with a SIGSYS handler or SIG_IGN of its own
+ * is not set up).  Its rt_sigaction(SIGSYS) later sends the process back
+ * to stops (hook_status).
+ */
+static int sigsys_handler(struct rproc *p, struct uthread *th)
+{
+	uint64_t act[4], old[4];
+	uint64_t at = p->code + UREC_CODE_SIZE;
+	long r;
+
+	act[0] = p->code + (uint64_t)(urec_blob_sigsys - urec_blob_start);
+	act[1] = SA_SIGINFO | 0x04000000;	/* SA_RESTORER */
+	act[2] = p->code + (uint64_t)(urec_blob_restorer - urec_blob_start);
+	act[3] = ~0ULL;
+	if (mem_rw(p, at + UREC_D_SIGACT, act, sizeof(act), true))
+		return -EFAULT;
+	r = inject_syscall(th, p, SYS_rt_sigaction, SIGSYS,
+			   (long)(at + UREC_D_SIGACT),
+			   (long)(at + UREC_D_OLDACT), 8, 0, 0);
+	if (r)
+		return r == -ESRCH ? -ESRCH : -EIO;
+	if (mem_rw(p, at + UREC_D_OLDACT, old, sizeof(old), false))
+		return -EFAULT;
+	if (old[0] == 0)	/* SIG_DFL */
+		return 0;
+	r = inject_syscall(th, p, SYS_rt_sigaction, SIGSYS,
+			   (long)(at + UREC_D_OLDACT), 0, 8, 0, 0);
+	return r == -ESRCH ? -ESRCH : -EBUSY;
+}
+
+/*
  * Place the blob and the shared area in @th's process (its only thread,
  * stopped where it returns to user mode next) and give @th a slot.
  */
@@ -622,7 +661,8 @@ static int setup(struct rec *rec, struct rproc *p, struct rthread *rt)
 	if (mem_rw(p, p->code + UREC_CODE_SIZE + UREC_D_AREA, data,
 		   sizeof(data), true))
 		return -EFAULT;
-	return thread_on(rec, p, rt);
+	err = sigsys_handler(p, th);
+	return err ? err : thread_on(rec, p, rt);
 }
 
 /* -- Rewriting syscall sites --------------------------------------------------- */
@@ -1211,6 +1251,55 @@ static void bell_start(struct rec *rec)
 
 /* -- Hooks ------------------------------------------------------------------------- */
 
+/*
+ * The program takes over what the path relies on: its own SIGSYS handler,
+ * GS base, syscall user dispatch or seccomp filter.  Its process goes back
+ * to stops: no syscall is recorded from now on, and each thread leaves the
+ * path at its next stop.
+ */
+static void proc_fallback(struct rec *rec, struct rproc *p)
+{
+	p->state = P_FALLBACK;
+	for (struct rthread *rt = rec->rts; rt; rt = rt->next) {
+		if (rt->p != p)
+			continue;
+		/* what was recorded now stops (the blob's slow tail) */
+		for (int i = 0; i < NBITS / 64; i++) {
+			rt->stop[i] |= rt->want[i];
+			rt->want[i] = 0;
+		}
+		slot_publish(rt);
+	}
+}
+
+/* At the entry stop of a syscall sent to the stop path. */
+static void check_takeover(struct rec *rec, struct rthread *rt)
+{
+	struct user_regs_struct r;
+	bool takes = false;
+
+	if (ptrace(PTRACE_GETREGS, TID(rt->th), 0L, &r) < 0 ||
+	    (long)r.rax != -ENOSYS)
+		return;
+	switch ((long)r.orig_rax) {
+	case SYS_rt_sigaction:
+		takes = r.rdi == SIGSYS && r.rsi;
+		break;
+	case SYS_arch_prctl:
+		takes = r.rdi == 0x1001;		/* ARCH_SET_GS */
+		break;
+	case SYS_prctl:
+		takes = r.rdi == 59 ||			/* PR_SET_SYSCALL_USER_DISPATCH */
+			r.rdi == 22;			/* PR_SET_SECCOMP */
+		break;
+	case SYS_seccomp:
+		takes = r.rdi == 1;			/* SECCOMP_SET_MODE_FILTER */
+		break;
+	}
+	if (takes && rt->p->state == P_ON)
+		proc_fallback(rec, rt->p);
+}
+
 static bool hook_status(struct utrace_tracer *t, void *data,
 			struct uthread *th, int status)
 {
@@ -1224,6 +1313,7 @@ static bool hook_status(struct utrace_tracer *t, void *data,
 	if (WIFSTOPPED(status) && event == PTRACE_EVENT_EXEC) {
 		/* a new image: the area and the sites went with the old */
 		struct rproc *p = proc_find(rec, TGID(th));
+		unsigned long former = 0;
 
 		for (struct rthread *o = rec->rts, *n; o; o = n) {
 			n = o->next;
@@ -1234,17 +1324,40 @@ static bool hook_status(struct utrace_tracer *t, void *data,
 			proc_free(rec, p);
 		if (rec->on && rec->usable)
 			proc_new(rec, TGID(th));
-		if (rt)
+		ptrace(PTRACE_GETEVENTMSG, TID(th), 0L, &former);
+		if (rt && former && (pid_t)former != TID(th))
+			rt->superseded = true;	/* another thread took over */
+		else if (rt)
 			rt->seen = true;	/* its GS base is the new image's */
 		return false;
 	}
-	if (!rt || rt->slot < 0 || !WIFSTOPPED(status) || event != 0 ||
-	    WSTOPSIG(status) != SIGSYS)
+	if (!rt || rt->slot < 0 || !WIFSTOPPED(status))
+		return false;
+	if ((event == 0 && WSTOPSIG(status) == (SIGTRAP | 0x80)) ||
+	    event == PTRACE_EVENT_SECCOMP) {
+		if (rt->flip)
+			check_takeover(rec, rt);
+		return false;
+	}
+	if (event != 0 || WSTOPSIG(status) != SIGSYS)
 		return false;
 	if (ptrace(PTRACE_GETSIGINFO, TID(th), 0L, &si) < 0 ||
 	    si.si_code != SYS_USER_DISPATCH)
 		return false;
 	utrace__th_signal_stop(th);
+	if (rt->p->state == P_FALLBACK) {
+		/* back to stops: the trapped syscall again, without dispatch */
+		struct user_regs_struct *r;
+
+		thread_off(rec, rt, true);
+		r = utrace__th_regs(th);
+		if (r) {
+			r->rip -= 2;
+			r->rax = r->orig_rax;
+			utrace__th_regs_changed(th);
+		}
+		return true;
+	}
 	on_sigsys(rec, rt);
 	return true;
 }
@@ -1292,11 +1405,18 @@ static long hook_restart(struct utrace_tracer *t, void *data,
 
 	if (!rt)
 		return req;
+	p = proc_find(rec, TGID(th));
 	if (!rt->seen) {
 		rt->seen = true;
 		first_restart(rec, th);
+		/* a new thread of a recording process: a ring of its own */
+		if (p && p->state == P_ON && rt->slot < 0 && rec->on &&
+		    utrace__th_stop(th) == STOP_INITIAL &&
+		    thread_on(rec, p, rt) == -ESRCH)
+			return -1;
 	}
-	p = proc_find(rec, TGID(th));
+	if (rt->slot >= 0 && rt->p->state == P_FALLBACK)
+		thread_off(rec, rt, true);
 	if (p && p->state == P_PENDING && rt->slot < 0 &&
 	    (req == PTRACE_SYSCALL || req == PTRACE_CONT)) {
 		if (mid_syscall(th))
@@ -1362,13 +1482,10 @@ static void hook_forget(struct utrace_tracer *t, void *data,
 
 	if (!rt)
 		return;
-	if (rt->slot >= 0) {
-		struct rproc *p = rt->p;
-
+	if (rt->slot >= 0)
 		thread_off(rec, rt, false);
-		if (!p->slots && leader)
-			proc_free(rec, p);
-	} else if (leader) {
+	/* the process is gone with its leader (not one an execve replaced) */
+	if (leader && !rt->superseded) {
 		struct rproc *p = proc_find(rec, TGID(th));
 
 		if (p && !p->slots)

@@ -7,6 +7,8 @@
  * is taken.  The program is test/progs/getppid_loop: getppid through
  * syscall(3), a site the tracer rewrites.
  */
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include "harness.h"
 #include <utrace.h>
 #include "tlib.h"
@@ -223,6 +225,136 @@ TEST_T(records_placed_again_after_execve, 60)
 	CHECK_EQ(te->user[4], 0);
 	utrace_engine_put(te->e);
 	utrace_tracer_free(t);
+}
+
+/* utrace_follow: an observer on each new thread of the process. */
+static int follow_observer(void *arg, pid_t tid, pid_t tgid, pid_t parent,
+			   unsigned long clone_flags)
+{
+	struct teng *te = t_attach(arg, tid, UTRACE_EVENT_SYSCALL, count_hook);
+
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	return 0;
+}
+
+static long sum(int k)
+{
+	long n = 0;
+
+	for (int i = 0; i < tengs_n; i++)
+		n += tengs[i].user[k];
+	return n;
+}
+
+/* New threads get rings of their own: every getppid from a record. */
+TEST_T(records_from_new_threads, 60)
+{
+	struct utrace_tracer *t = tracer(true, true);
+	pid_t pid = t_spawn(t, NULL, "rec_prog", "threads", "4", "2000", NULL);
+	struct teng *te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE,
+				   count_hook);
+
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	CHECK_EQ(utrace_follow(t, pid, UTRACE_WATCH_PROCESS, follow_observer,
+			       t), 0);
+	t_run(t);
+	t_check_death_reap(te);
+	CHECK_EQ(tengs_n, 5);
+	CHECK_EQ(sum(0), 1 + 4 * 2000);
+	CHECK_EQ(sum(1), 1 + 4 * 2000);
+	CHECK_EQ(sum(3), 1 + 4 * 2000);
+	CHECK_EQ(sum(4), 0);
+	CHECK_EQ(sum(5), 0);
+	utrace_tracer_free(t);
+}
+
+/* The program's own SIGSYS handler sends its process back to stops. */
+TEST_T(records_fallback_when_program_takes_sigsys, 60)
+{
+	struct utrace_tracer *t = tracer(true, true);
+	pid_t pid = t_spawn(t, NULL, "rec_prog", "sigsys", "1000", NULL);
+	struct teng *te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE,
+				   count_hook);
+
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	t_check_death_reap(te);
+	CHECK_EQ(te->user[0], 2000);
+	CHECK_EQ(te->user[1], 2000);
+	CHECK_EQ(te->user[3], 1000);	/* the ones before it only */
+	CHECK_EQ(te->user[4], 0);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+/* Read one line from @fd within 20 s (scaled). */
+static const char *read_line(int fd)
+{
+	static char buf[256];
+	size_t n = 0;
+	long dl = t_now_ms() + 20000L * test_timeout_scale();
+
+	while (n < sizeof(buf) - 1 && t_now_ms() < dl) {
+		struct pollfd p = { fd, POLLIN, 0 };
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		if (read(fd, buf + n, 1) != 1)
+			break;
+		if (buf[n++] == '\n')
+			break;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+/*
+ * kill -9 of the tracer while the program makes recorded syscalls and
+ * syscalls from a site that traps each time: the program runs on, untraced,
+ * and ends as natively (its output, its status).
+ */
+TEST_T(records_tracer_killed_program_runs_on, 60)
+{
+	struct utrace_tracer *probe = t_tracer();
+	int out[2], st;
+	pid_t tpid, w, prog = -1;
+	const char *line;
+
+	if (utrace_tracer_set_records(probe, UTRACE_RECORDS_ON) == -EOPNOTSUPP)
+		SKIP("no syscall user dispatch for tracers or no FSGSBASE");
+	utrace_tracer_free(probe);
+	CHECK_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L), 0);
+	CHECK_EQ(pipe(out), 0);
+	tpid = fork();
+	CHECK(tpid >= 0);
+	if (tpid == 0) {
+		struct utrace_tracer *t = tracer(true, true);
+		char *argv[] = { (char *)test_prog("rec_prog"), "orphan",
+				 "20000", NULL };
+		struct teng *te;
+		pid_t pid;
+
+		close(out[0]);
+		dup2(out[1], 1);
+		CHECK_EQ(utrace_spawn(t, argv, NULL, &pid), 0);
+		te = t_attach(t, pid, UTRACE_EVENT_SYSCALL, count_hook);
+		CHECK_EQ(utrace_set_observer(te->e, true), 0);
+		utrace_run(t);
+		_exit(0);
+	}
+	close(out[1]);
+	CHECK_STR(read_line(out[0]), "ready\n");
+	CHECK_EQ(kill(tpid, SIGKILL), 0);
+	CHECK_EQ(waitpid(tpid, &st, 0), tpid);
+	line = read_line(out[0]);
+	CHECK_STR(line, "done 20000 bad 0\n");
+	/* the orphan is ours now (subreaper) */
+	while ((w = waitpid(-1, &st, 0)) > 0)
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			prog = w;
+			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 7);
+		}
+	CHECK(prog > 0);
 }
 
 TEST(records_api_errors)

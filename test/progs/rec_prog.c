@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * rec_prog MODE ... - tracees of test/lib/record (syscalls observed
+ * in-process).  Each prints one line and exits 0 unless said otherwise.
+ *
+ *   threads T N   getppid once, then T threads call getppid N times each
+ *   orphan N      getppid (through syscall(3), and an inline syscall
+ *                 instruction whose site cannot be rewritten) until the
+ *                 parent changes (the tracer was killed), then N more of
+ *                 each; prints "done N" and exits 7
+ *   sigsys N      N getppid, its own SIGSYS handler, N getppid
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static long n_calls;
+
+static void *worker(void *arg)
+{
+	for (long i = 0; i < n_calls; i++)
+		syscall(SYS_getppid);
+	return arg;
+}
+
+/* A syscall instruction followed by a jump: no rewrite moves it. */
+static long getppid_inline(void)
+{
+	long r;
+
+	__asm__ volatile("syscall\n\tjmp 1f\n1:"
+			 : "=a"(r) : "a"((long)SYS_getppid)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+static void on_sigsys(int sig)
+{
+	(void)sig;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(mode, "threads") && argc > 3) {
+		int t = atoi(argv[2]);
+		pthread_t th[64];
+
+		n_calls = atol(argv[3]);
+		syscall(SYS_getppid);
+		for (int i = 0; i < t && i < 64; i++)
+			pthread_create(&th[i], NULL, worker, NULL);
+		for (int i = 0; i < t && i < 64; i++)
+			pthread_join(th[i], NULL);
+		printf("threads done\n");
+		return 0;
+	}
+	if (!strcmp(mode, "orphan") && argc > 2) {
+		long n = atol(argv[2]), p0 = syscall(SYS_getppid), bad = 0;
+
+		printf("ready\n");
+		fflush(stdout);
+		while (syscall(SYS_getppid) == p0 && getppid_inline() == p0)
+			;
+		for (long i = 0; i < n; i++) {
+			long a = syscall(SYS_getppid), b = getppid_inline();
+
+			bad += a != b || a == p0;
+		}
+		printf("done %ld bad %ld\n", n, bad);
+		return 7;
+	}
+	if (!strcmp(mode, "sigsys") && argc > 2) {
+		long n = atol(argv[2]);
+		struct sigaction sa;
+
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_sigsys;
+		sigaction(SIGSYS, &sa, NULL);
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		printf("sigsys done\n");
+		return 0;
+	}
+	fprintf(stderr, "usage: rec_prog threads T N | orphan N | sigsys N\n");
+	return 2;
+}
