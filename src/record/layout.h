@@ -6,11 +6,13 @@
  * (the tracer) both use them.  Everything in the area is written by the
  * traced program too, so the tracer checks every value it reads.
  *
- * In the traced process, one private region of two pages:
+ * In the traced process, one private region:
  *   page 0: the blob's code (read/execute; the only code allowed to make
  *           syscalls by syscall user dispatch)
  *   page 1: its data (read/write, MADV_WIPEONFORK: zero in a fork child,
  *           which so never writes into its parent's rings)
+ *   pages 2...: stubs of rewritten sites (read/execute), placed at setup
+ *           so that the sites near it need no code run in the thread later
  * and one shared area (a memfd, MADV_DONTFORK), also mapped by the tracer:
  *   header page, then UREC_NSLOTS slots, one per recording thread, each a
  *   header page and a ring.  A thread's GS base points at its slot.
@@ -20,7 +22,8 @@
 
 #define UREC_PAGE		4096
 #define UREC_CODE_SIZE		UREC_PAGE
-#define UREC_REGION_SIZE	(2 * UREC_PAGE)
+#define UREC_STUB_PAGES		14	/* stubs made ahead, after the data page */
+#define UREC_REGION_SIZE	((2 + UREC_STUB_PAGES) * UREC_PAGE)
 
 /* data page (offsets from its start) */
 #define UREC_D_AREA		0	/* u64: the shared area; 0: none */

@@ -581,6 +581,8 @@ static int sigsys_handler(struct rproc *p, struct uthread *th)
 	return r == -ESRCH ? -ESRCH : -EBUSY;
 }
 
+static void stub_pages_ahead(struct rproc *p, struct uthread *th);
+
 /*
  * Place the blob and the shared area in @th's process (its only thread,
  * stopped where it returns to user mode next) and give @th a slot.
@@ -662,7 +664,10 @@ static int setup(struct rec *rec, struct rproc *p, struct rthread *rt)
 		   sizeof(data), true))
 		return -EFAULT;
 	err = sigsys_handler(p, th);
-	return err ? err : thread_on(rec, p, rt);
+	if (err)
+		return err;
+	stub_pages_ahead(p, th);
+	return thread_on(rec, p, rt);
 }
 
 /* -- Rewriting syscall sites --------------------------------------------------- */
@@ -759,12 +764,36 @@ static bool reachable(uint64_t a, uint64_t b)
 	return d > -(1LL << 31) + 4096 && d < (1LL << 31) - 4096;
 }
 
-/* A stub page near @addr with @need bytes free, made if none. */
+/* Take the mapped page at @at for stubs: the blob's entry at its start. */
+static struct stub_page *stub_page_add(struct rproc *p, uint64_t at)
+{
+	struct stub_page *sp = calloc(1, sizeof(*sp));
+	uint64_t entry = p->code + UREC_OFF_ENTRY;
+
+	if (!sp)
+		return NULL;
+	sp->addr = at;
+	/* the blob's entry, for the stubs' indirect calls */
+	if (mem_rw(p, at, &entry, sizeof(entry), true)) {
+		free(sp);
+		return NULL;
+	}
+	sp->used = 16;
+	sp->next = p->pages;
+	p->pages = sp;
+	return sp;
+}
+
+/*
+ * A stub page near @addr with @need bytes free, made if none (@th runs an
+ * mmap: a tracer killed meanwhile leaves it broken, so the pages are
+ * mostly made ahead, at setup).
+ */
 static struct stub_page *stub_page_for(struct rproc *p, struct uthread *th,
 				       uint64_t addr, size_t need)
 {
 	struct stub_page *sp;
-	uint64_t at, entry;
+	uint64_t at;
 	long r;
 
 	for (sp = p->pages; sp; sp = sp->next)
@@ -779,20 +808,39 @@ static struct stub_page *stub_page_for(struct rproc *p, struct uthread *th,
 			   -1, 0);
 	if ((uint64_t)r != at)
 		return NULL;
-	sp = calloc(1, sizeof(*sp));
-	if (!sp)
-		return NULL;
-	sp->addr = at;
-	/* the blob's entry, for the stubs' indirect calls */
-	entry = p->code + UREC_OFF_ENTRY;
-	if (mem_rw(p, at, &entry, sizeof(entry), true)) {
-		free(sp);
-		return NULL;
-	}
-	sp->used = 16;
-	sp->next = p->pages;
-	p->pages = sp;
-	return sp;
+	return stub_page_add(p, at);
+}
+
+/* The program's entry point (the executable's, not the loader's). */
+static uint64_t entry_point(pid_t pid)
+{
+	char path[64];
+	uint64_t av[2], entry = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	while (read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) && av[0])
+		if (av[0] == AT_ENTRY)
+			entry = av[1];
+	close(fd);
+	return entry;
+}
+
+/*
+ * Stub pages made at setup: the region's, near the loader and the
+ * libraries mapped after it, and one near the executable.
+ */
+static void stub_pages_ahead(struct rproc *p, struct uthread *th)
+{
+	uint64_t entry = entry_point(p->tgid);
+
+	for (int i = UREC_STUB_PAGES - 1; i >= 0; i--)
+		stub_page_add(p, p->code + (uint64_t)(2 + i) * UREC_PAGE);
+	if (entry && !reachable(p->code, entry))
+		stub_page_for(p, th, entry, STUB_MAX);
 }
 
 static size_t put(unsigned char *b, size_t n, const void *src, size_t len)
