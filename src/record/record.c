@@ -69,6 +69,7 @@ struct ptrace_sud_config {
 extern const char urec_blob_start[], urec_blob_end[];
 extern const char urec_blob_setup[], urec_blob_close[], urec_blob_gadget[];
 extern const char urec_blob_sigsys[], urec_blob_restorer[];
+extern const char urec_blob_sys_rec[];
 
 #define NBITS		UTRACE__SYSSET_BITS
 #define TID(th)		utrace__th_tid(th)
@@ -130,6 +131,17 @@ struct rthread {
 	bool in_entry;		/* an entry record delivered, exit not yet */
 	struct utrace_syscall sc;	/* that entry's */
 	struct user_regs_struct regs;
+	/*
+	 * A recorded syscall a stop came in the middle of (a signal, an
+	 * interrupt): its exit was reported at that stop, with what the
+	 * kernel had then (-ERESTART*: it is made again after the stop).
+	 */
+	struct {
+		bool active, restart;
+		long nr;
+		struct utrace_syscall sc;
+		struct user_regs_struct regs;
+	} intr;
 	uint64_t want[NBITS / 64];	/* copies of what the slot holds */
 	uint64_t stop[NBITS / 64];
 };
@@ -1141,6 +1153,35 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		utrace__record_report(rt->th, false, &sc, &rt->regs);
 		return;
 	}
+	if (!rt->in_entry && rt->intr.active && rt->intr.nr == r->nr) {
+		/*
+		 * The exit of a syscall a stop interrupted: reported there.
+		 * Made again after an -ERESTART* (its entry once more, as
+		 * the kernel's restart), unless it became -EINTR (a handler
+		 * without SA_RESTART: nothing was made again).
+		 */
+		bool again = rt->intr.restart && (long)r->v[0] != -EINTR;
+
+		rt->intr.active = false;
+		if (!again)
+			return;
+		rt->sc = rt->intr.sc;
+		rt->regs = rt->intr.regs;
+		if (rt->intr.restart && rt->regs.rax == (unsigned long)-516) {
+			/* -ERESTART_RESTARTBLOCK: the kernel made restart_syscall */
+			rt->sc.nr = SYS_restart_syscall;
+			rt->regs.orig_rax = SYS_restart_syscall;
+		}
+		rt->regs.rax = (unsigned long)-ENOSYS;
+		rec->stats[ST_RECORDS]++;
+		utrace__record_report(rt->th, false, &rt->sc, &rt->regs);
+		rt->in_entry = true;
+		rt->sc.ret = (long)r->v[0];
+		rt->regs.rax = r->v[0];
+		rt->in_entry = false;
+		utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
+		return;
+	}
 	/* an exit without its entry: a broken ring */
 	if (!rt->in_entry || rt->sc.nr != r->nr)
 		return;
@@ -1300,6 +1341,38 @@ static void bell_start(struct rec *rec)
 /* -- Hooks ------------------------------------------------------------------------- */
 
 /*
+ * A stop of a recording thread whose last record is an entry, at the
+ * blob's syscall instruction: the stop came in the middle of that syscall
+ * (a signal, an interrupt) or right after it.  Report its exit now, as the
+ * syscall-exit stop would have come first; the record the blob writes on
+ * return is matched to it (deliver).
+ */
+static void exit_at_stop(struct rec *rec, struct rthread *rt)
+{
+	struct user_regs_struct r;
+	uint64_t at = rt->p->code +
+		      (uint64_t)(urec_blob_sys_rec - urec_blob_start) + 2;
+	long ret;
+
+	if (!rt->in_entry || ptrace(PTRACE_GETREGS, TID(rt->th), 0L, &r) < 0 ||
+	    r.rip != at)
+		return;
+	ret = (long)r.rax;
+	rt->intr.active = true;
+	rt->intr.restart = ret == -512 || ret == -513 || ret == -514 ||
+			   ret == -516;	/* -ERESTARTSYS ... RESTART_RESTARTBLOCK */
+	rt->intr.nr = rt->sc.nr;
+	rt->intr.sc = rt->sc;
+	rt->intr.regs = rt->regs;
+	rt->intr.regs.rax = (unsigned long)ret;
+	rt->in_entry = false;
+	rt->sc.ret = ret;
+	rt->regs.rax = (unsigned long)ret;
+	rec->stats[ST_RECORDS]++;
+	utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
+}
+
+/*
  * The program takes over what the path relies on: its own SIGSYS handler,
  * GS base, syscall user dispatch or seccomp filter.  Its process goes back
  * to stops: no syscall is recorded from now on, and each thread leaves the
@@ -1381,6 +1454,8 @@ static bool hook_status(struct utrace_tracer *t, void *data,
 	}
 	if (!rt || rt->slot < 0 || !WIFSTOPPED(status))
 		return false;
+	if (rt->in_entry)
+		exit_at_stop(rec, rt);
 	if ((event == 0 && WSTOPSIG(status) == (SIGTRAP | 0x80)) ||
 	    event == PTRACE_EVENT_SECCOMP) {
 		if (rt->flip)

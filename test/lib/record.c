@@ -357,6 +357,90 @@ TEST_T(records_tracer_killed_program_runs_on, 60)
 	CHECK(prog > 0);
 }
 
+/* user[0]: entries in te->ptr's log of (kind, nr, ret) */
+struct seq {
+	int kind, rec;
+	long nr, ret;
+};
+
+static uint32_t seq_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	struct seq *log = te->ptr;
+	struct utrace_syscall sc;
+
+	if (ev->nr != SYS_read && ev->nr != SYS_write &&
+	    ev->nr != SYS_rt_sigreturn && ev->nr != SYS_restart_syscall)
+		return dflt;
+	if (te->user[0] >= 64 || utrace_syscall_get(te->e, &sc))
+		return dflt;
+	log[te->user[0]].kind = ev->kind;
+	log[te->user[0]].rec = utrace_from_record(te->e);
+	log[te->user[0]].nr = sc.nr;
+	log[te->user[0]++].ret = ev->kind == K_SYSEXIT ? sc.ret : 0;
+	return dflt;
+}
+
+/* The read/write/rt_sigreturn callbacks of "rec_prog sigread R". */
+static int sigread(bool rec, const char *restart, struct seq *log,
+		   const char **out)
+{
+	struct utrace_tracer *t = tracer(rec, true);
+	struct teng *te;
+	int fd, n;
+	pid_t pid;
+
+	if (rec) {
+		CHECK_EQ(utrace_set_capture(t, SYS_read, NULL, 0), 0);
+		CHECK_EQ(utrace_set_capture(t, SYS_write, NULL, 0), 0);
+	}
+	pid = t_spawn(t, &fd, "rec_prog", "sigread", restart, NULL);
+	te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE, seq_hook);
+	te->ptr = log;
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	*out = strdup(t_read_all(fd));
+	close(fd);
+	n = (int)te->user[0];
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+	return n;
+}
+
+/*
+ * A recorded read that SIGALRM interrupts: its exit with -ERESTARTSYS
+ * before the signal, and after the handler (SA_RESTART) the read made
+ * again, or (no SA_RESTART) -EINTR from rt_sigreturn: as from stops.
+ */
+TEST_T(records_syscall_interrupted_by_signal, 60)
+{
+	static const char *modes[] = { "1", "0" };
+
+	for (int m = 0; m < 2; m++) {
+		struct seq a[64], b[64];
+		const char *out_a, *out_b;
+		int na = sigread(false, modes[m], a, &out_a);
+		int nb = sigread(true, modes[m], b, &out_b);
+		int k = 0;
+
+		CHECK_STR(out_a, m ? "read -1\n" : "read 1\n");
+		CHECK_STR(out_b, out_a);
+		CHECK(na >= 8);
+		CHECK_EQ(nb, na);
+		/* the read and its exit at the signal from the record path */
+		while (k < nb && b[k].ret != -512)	/* -ERESTARTSYS */
+			k++;
+		CHECK(k > 0 && k < nb);
+		CHECK_EQ(b[k].nr, SYS_read);
+		CHECK_EQ(b[k].rec, 1);
+		CHECK_EQ(b[k - 1].rec, 1);
+		for (int i = 0; i < na && i < nb; i++) {
+			CHECK_EQ(b[i].kind, a[i].kind);
+			CHECK_EQ(b[i].nr, a[i].nr);
+			CHECK_EQ(b[i].ret, a[i].ret);
+		}
+	}
+}
+
 TEST(records_api_errors)
 {
 	struct utrace_tracer *t = t_tracer();

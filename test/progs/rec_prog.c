@@ -9,6 +9,9 @@
  *                 parent changes (the tracer was killed), then N more of
  *                 each; prints "done N" and exits 7
  *   sigsys N      N getppid, its own SIGSYS handler, N getppid
+ *   sigread R     a read from a pipe, blocked when SIGALRM comes; the
+ *                 handler (SA_RESTART if R is 1) writes a byte to the pipe;
+ *                 prints what read returned
  */
 #include <pthread.h>
 #include <signal.h>
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 static long n_calls;
@@ -41,6 +45,15 @@ static long getppid_inline(void)
 static void on_sigsys(int sig)
 {
 	(void)sig;
+}
+
+static int pipe_w;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	if (write(pipe_w, "x", 1) != 1)
+		_exit(3);
 }
 
 int main(int argc, char **argv)
@@ -89,6 +102,26 @@ int main(int argc, char **argv)
 		printf("sigsys done\n");
 		return 0;
 	}
-	fprintf(stderr, "usage: rec_prog threads T N | orphan N | sigsys N\n");
+	if (!strcmp(mode, "sigread") && argc > 2) {
+		struct itimerval it = { { 0, 0 }, { 0, 100000 } };
+		struct sigaction sa;
+		int p[2];
+		char c;
+		long r;
+
+		if (pipe(p))
+			return 3;
+		pipe_w = p[1];
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_alarm;
+		sa.sa_flags = atoi(argv[2]) ? SA_RESTART : 0;
+		sigaction(SIGALRM, &sa, NULL);
+		setitimer(ITIMER_REAL, &it, NULL);
+		r = read(p[0], &c, 1);
+		printf("read %ld\n", r);
+		return 0;
+	}
+	fprintf(stderr, "usage: rec_prog threads T N | orphan N | sigsys N | "
+		"sigread R\n");
 	return 2;
 }
