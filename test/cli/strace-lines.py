@@ -76,9 +76,10 @@ def parse(path):
     return [[norm(x, pids) for x in procs[p]] for p in order]
 
 
-def main():
-    a = parse(sys.argv[1])
-    b = parse(sys.argv[2])
+def compare(a, b):
+    """Pair the processes of a and b (lists of per-process line lists) by
+    the most lines in common; (lines matched, lines in all, the differing
+    lines as '- ' from a and '+ ' from b)."""
     used = set()
     total_match = 0
     diffs = []
@@ -100,12 +101,18 @@ def main():
                 diffs += ['- ' + s[:300] for s in x[i1:i2]]
                 diffs += ['+ ' + s[:300] for s in b[best][j1:j2]]
     total = max(sum(map(len, a)), sum(map(len, b)))
+    return total_match, total, diffs
+
+
+def main():
+    a = parse(sys.argv[1])
+    b = parse(sys.argv[2])
+    total_match, total, diffs = compare(a, b)
     print('%d %d %.1f' % (total_match, total,
                           100.0 * total_match / total if total else 100.0))
     if len(sys.argv) > 3:
         for d in diffs[:int(sys.argv[3])]:
             print(d, file=sys.stderr)
-
 
 if __name__ == '__main__':
     main()

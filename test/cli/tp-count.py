@@ -6,6 +6,12 @@
 # resumed counts as "CALL <unfinished ...>", the spaces before " = " are
 # squeezed, and REGEX must match a whole line.  Prints one line per
 # expectation; exits 1 if a count differs or EXPECT is empty.
+#
+# tp-count.py --same LOG1 LOG2 EXPECT: are two traces of the program the
+# same, line for line, process by process, once what differs from run to
+# run is masked (strace-lines.py's norm: pids, addresses, times) and the
+# lines that EXPECT says may vary (COUNT -1) are left out?  Prints "matched
+# total percent" and the lines that differ; exits 1 unless all match.
 import importlib.util
 import os
 import re
@@ -17,28 +23,66 @@ spec = importlib.util.spec_from_file_location(
 sl = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sl)
 
-order, procs, pending = sl.joined(sys.argv[1])
-lines = []
-for pid in order:
-    lines += procs[pid]
-    if pid in pending:
-        lines.append(pending[pid] + ' <unfinished ...>')
-lines = [re.sub(r' +(= )', r' \1', x) for x in lines]
 
-bad = 0
-try:
-    text = open(sys.argv[2]).read()
-except FileNotFoundError:
-    text = ''
-want = [x.split('\t', 1) for x in text.splitlines() if x]
-for n, rx in want:
-    c = re.compile(rx)
-    got = sum(1 for x in lines if c.fullmatch(x))
-    ok = got == int(n)
-    bad += not ok
-    print('%s: %s lines, %d in the trace: %s' %
-          ('ok' if ok else 'WRONG', n, got, rx))
-if not want:
-    print('WRONG: the program wrote no expectation')
-    bad += 1
-sys.exit(1 if bad else 0)
+def squeeze(x):
+    return re.sub(r' +(= )', r' \1', x)
+
+
+def expectations(path):
+    try:
+        text = open(path).read()
+    except FileNotFoundError:
+        text = ''
+    return [(int(n), re.compile(rx), rx) for n, rx in
+            (x.split('\t', 1) for x in text.splitlines() if x)]
+
+
+def processes(path, vary):
+    """The trace's lines per process, normalised, without varying ones."""
+    order, procs, pending = sl.joined(path)
+    pids = set(order)
+    out = []
+    for pid in order:
+        lines = procs[pid] + ([pending[pid] + ' <unfinished ...>']
+                              if pid in pending else [])
+        out.append([sl.norm(squeeze(x), pids) for x in lines
+                    if not any(c.fullmatch(squeeze(x)) for c in vary)])
+    return out
+
+
+def same(log1, log2, exp):
+    vary = [c for n, c, _ in expectations(exp) if n < 0]
+    matched, total, diffs = sl.compare(processes(log1, vary),
+                                       processes(log2, vary))
+    print('%d %d %.1f' % (matched, total,
+                          100.0 * matched / total if total else 100.0))
+    for d in diffs[:40]:
+        print(d)
+    return 0 if matched == total and total else 1
+
+
+def count(log, exp):
+    order, procs, pending = sl.joined(log)
+    lines = []
+    for pid in order:
+        lines += procs[pid]
+        if pid in pending:
+            lines.append(pending[pid] + ' <unfinished ...>')
+    lines = [squeeze(x) for x in lines]
+    want = [x for x in expectations(exp) if x[0] >= 0]
+    bad = 0
+    for n, c, rx in want:
+        got = sum(1 for x in lines if c.fullmatch(x))
+        bad += got != n
+        print('%s: %d lines, %d in the trace: %s' %
+              ('ok' if got == n else 'WRONG', n, got, rx))
+    if not want:
+        print('WRONG: the program wrote no expectation')
+        bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    if sys.argv[1] == '--same':
+        sys.exit(same(*sys.argv[2:5]))
+    sys.exit(count(*sys.argv[1:3]))

@@ -5,6 +5,14 @@
 # program says it made, exactly once (tp-count.py against the lines the
 # program wrote to $TP_EXPECT; see test/progs/tp_common.h).
 #
+# Both ways: when utrace has a switch for a stops-only trace (the option
+# whose text in `utrace --help` says "stops only", as bench/run finds it),
+# its default is the record path (SPEC section 15), and each program runs
+# a third time, under utrace SWITCH -f: that trace must pass the same
+# checks and hold the same lines as the default's, process by process,
+# after strace-lines.py's normalisation (pids, addresses, times) and
+# without the lines the program says may vary (a timer's signals, polls).
+#
 # TP_LONG=1 adds the long run of tp_threads (16 threads x 1,000,000
 # getppid through a slow reader), minutes under the stop path: for manual
 # runs only.
@@ -17,6 +25,16 @@ COUNT="python3 $SRC/test/cli/tp-count.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
+
+SW=$("$U" --help 2>&1 | awk '
+	/^[ \t]+(-[A-Za-z0-9], )?--[A-Za-z0-9-]+/ {
+		opt = $1
+		if (opt ~ /,$/)
+			opt = $2
+		sub(/=.*/, "", opt)
+	}
+	/^[ \t]*$/ { opt = "" }
+	opt != "" && tolower($0) ~ /stops only/ { print opt; exit }')
 
 ok() { echo "ok - $1"; }
 nok() {
@@ -39,25 +57,52 @@ check() {
 	fi
 	TP_EXPECT=$tmp/$name.native timeout 60 "$@" >"$name.out" 2>&1
 	nrc=$?
-	rm -f "$name.expect"
-	TP_EXPECT=$tmp/$name.expect timeout 300 "$U" -f -o "$out" "$@" \
-		>"$name.tout" 2>&1
-	trc=$?
-	if [ $nrc = $trc ] && cmp -s "$name.out" "$name.tout"; then
-		ok "$name: output and exit status ($nrc) as natively"
+	traced "$name" "$out" "$name.expect" "$@"
+	[ -n "$SW" ] || return 0
+	sout=$(printf '%s' "$out" | sed "s|$name.log|$name.stops.log|")
+	traced "$name, $SW" "$sout" "$name.stops.expect" "$SW" "$@"
+	if $COUNT --same "$name.log" "$name.stops.log" "$name.expect" \
+	    >"$name.same"; then
+		ok "$name: the same lines with records and with $SW"
 	else
-		echo "# native exit status $nrc, traced $trc"
-		nok "$name: output and exit status as natively" \
-			"$name.out" "$name.tout"
-	fi
-	if $COUNT "$name.log" "$name.expect" >"$name.count"; then
-		ok "$name: each of its system calls once in the trace ($(grep -c \
-			'^ok' "$name.count") counts)"
-	else
-		grep -v '^ok' "$name.count" | sed 's/^/# /'
-		nok "$name: each of its system calls once in the trace"
+		sed 's/^/# /' "$name.same"
+		nok "$name: the same lines with records and with $SW"
 	fi
 }
+
+# traced NAME OUT EXPECT [SWITCH] PROGRAM ARGS...: the run under utrace -f
+# -o OUT against the native one (output, status: $name.out, $nrc), and
+# the trace against the program's expectations.
+traced() {
+	tname=$1
+	tout=$2
+	texp=$3
+	shift 3
+	# The same path both ways: it is in the trace.
+	rm -f tp.expect
+	TP_EXPECT=$tmp/tp.expect timeout 300 "$U" -f -o "$tout" "$@" \
+		>"$texp.out" 2>&1
+	trc=$?
+	mv tp.expect "$texp" 2>/dev/null
+	if [ $nrc = $trc ] && cmp -s "$name.out" "$texp.out"; then
+		ok "$tname: output and exit status ($nrc) as natively"
+	else
+		echo "# native exit status $nrc, traced $trc"
+		nok "$tname: output and exit status as natively" \
+			"$name.out" "$texp.out"
+	fi
+	log=$(printf '%s' "$tout" | sed 's/^|.* //')
+	if $COUNT "$log" "$texp" >"$texp.count"; then
+		ok "$tname: each of its system calls once in the trace ($(grep \
+			-c '^ok' "$texp.count") counts)"
+	else
+		grep -v '^ok' "$texp.count" | sed 's/^/# /'
+		nok "$tname: each of its system calls once in the trace"
+	fi
+}
+
+[ -n "$SW" ] || ok "records and stops compared # SKIP this utrace has \
+no switch for a stops-only trace (no record path yet)"
 
 check clone "$P/tp_clone"
 check vfork "$P/tp_vfork"
@@ -81,8 +126,11 @@ if [ "${TP_LONG:-}" = 1 ]; then
 		"$P/tp_threads" 1000000
 fi
 
-# A static binary: no dynamic loader, libc inside.
-if ${CC:-cc} -static -O1 -pthread -D_GNU_SOURCE -o tp_static \
+# A static binary: no dynamic loader, libc inside.  Position-independent
+# where the toolchain can (its addresses are then masked as others are).
+if ${CC:-cc} -static-pie -O1 -pthread -D_GNU_SOURCE -o tp_static \
+	"$SRC/test/progs/static/tp_static.c" 2>cc.err ||
+    ${CC:-cc} -static -O1 -pthread -D_GNU_SOURCE -o tp_static \
 	"$SRC/test/progs/static/tp_static.c" 2>cc.err; then
 	check static ./tp_static
 else
