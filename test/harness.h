@@ -12,6 +12,7 @@
 #define UTRACE_TEST_HARNESS_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,13 +75,21 @@ static int test_ncases;
 
 /*
  * A test that needs something this host lacks ends with SKIP("why"): the
- * runner reports it as "ok - name # SKIP", never as a silent pass.  77 is
- * the exit status automake and liburing use for the same purpose.
+ * runner reports it as "ok - name # SKIP why", never as a silent pass.  77
+ * is the exit status automake and liburing use for the same purpose.  The
+ * reason goes to the runner through a pipe (test_skip_fd, the test's child
+ * only), so that the TAP line itself names what is missing.
  */
 #define TEST_SKIP_STATUS 77
+static int test_skip_fd = -1;
 #define SKIP(why) do {							\
-	fprintf(stderr, "# skipped: %s\n", (why));			\
+	const char *_why = (why);					\
+									\
+	fprintf(stderr, "# skipped: %s\n", _why);			\
 	fflush(NULL);							\
+	if (test_skip_fd >= 0 &&					\
+	    write(test_skip_fd, _why, strlen(_why)) < 0)		\
+		perror("# the reason of a skip");			\
 	_exit(TEST_SKIP_STATUS);					\
 } while (0)
 
@@ -109,27 +118,49 @@ static inline unsigned test_timeout_scale(void)
 	return n >= 1 && n <= 100 ? (unsigned)n : 1;
 }
 
-static inline int test_run_one(const struct test_case *tc)
+/*
+ * Run one case in its own child; 0 passed, 1 failed, TEST_SKIP_STATUS
+ * skipped with the reason in @why (NUL-terminated), -1 when it could not
+ * run.
+ */
+static inline int test_run_one(const struct test_case *tc, char *why,
+			       size_t whylen)
 {
+	int p[2], st;
+	ssize_t n;
 	pid_t pid;
-	int st;
 
+	why[0] = '\0';
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
 	if (pid == 0) {
 		/* Own process group: a timeout kills the test and its tracees. */
 		setpgid(0, 0);
+		close(p[0]);
+		test_skip_fd = p[1];
 		alarm(tc->timeout * test_timeout_scale());
 		tc->fn();
 		fflush(NULL);
 		_exit(0);
 	}
+	close(p[1]);
 	setpgid(pid, pid);
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			close(p[0]);
+			return -1;
+		}
 	kill(-pid, SIGKILL);	/* leftovers of a failed test */
+	n = read(p[0], why, whylen - 1);
+	why[n > 0 ? n : 0] = '\0';
+	close(p[0]);
 	if (WIFSIGNALED(st)) {
 		fprintf(stderr, "# %s: killed by signal %d%s\n", tc->name,
 			WTERMSIG(st),
@@ -149,17 +180,25 @@ static inline int test_main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 0; i < test_ncases; i++) {
 		const struct test_case *tc = &test_cases[i];
+		struct timespec t0, t1;
+		char why[256];
+		int r;
 
 		if (only && strcmp(only, tc->name))
 			continue;
-		int r = test_run_one(tc);
-
-		if (r == TEST_SKIP_STATUS) {
-			printf("ok - %s # SKIP\n", tc->name);
-			continue;
-		}
-		printf("%s - %s\n", r ? "not ok" : "ok", tc->name);
-		failed += r != 0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		r = test_run_one(tc, why, sizeof(why));
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (r == TEST_SKIP_STATUS)
+			printf("ok - %s # SKIP %s\n", tc->name,
+			       why[0] ? why : "(no reason given)");
+		else
+			printf("%s - %s\n", r ? "not ok" : "ok", tc->name);
+		failed += r != 0 && r != TEST_SKIP_STATUS;
+		/* A TAP comment the runner keeps: where the suite's time goes. */
+		printf("# time %s %.2f\n", tc->name,
+		       (double)(t1.tv_sec - t0.tv_sec) +
+		       (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	}
 	return failed ? 1 : 0;
 }
