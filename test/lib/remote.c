@@ -494,9 +494,14 @@ static int connect_expect(void *arg)
 /* A root tracer's socket is root's alone: nobody cannot even connect. */
 TEST(nobody_cannot_join_root)
 {
-	struct srv s = srv_start("loop", "10", 0);
-	int a[2] = { s.tracee, -EPERM };
-	struct utrace_queue *q = join(s.tracee);
+	struct srv s;
+	int a[2] = { 0, -EPERM };
+	struct utrace_queue *q;
+
+	t_need("uid2");
+	s = srv_start("loop", "10", 0);
+	a[0] = s.tracee;
+	q = join(s.tracee);
 
 	CHECK_EQ(as_uid(NOBODY, connect_expect, a), 0);
 	/* The same uid (root here) gets its watch. */
@@ -546,6 +551,10 @@ TEST(same_uid_joins_undumpable_refused)
 		/* Its joiners find nobody's tracer through the outer one,
 		 * root's, whose socket nobody cannot reach. */
 		SKIP("nobody's tracer nested under root's is not joinable by nobody");
+	/* nobody runs remote_prog; its joiner is no ancestor of it. */
+	t_need("uid2");
+	t_need("uid2-exec");
+	t_need("peer-attach");
 	s = srv_start_as("undump", NULL, 0, NOBODY);
 	ok[0] = other[0] = refused[0] = s.tracee;
 

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <linux/audit.h>
 #include <utrace.h>
 #include "harness.h"
@@ -432,6 +433,62 @@ static inline int t_tracer_pid_raw(pid_t tid)
 			break;
 	fclose(f);
 	return v;
+}
+
+/*
+ * Does this host give the test @cap (test/progs/hostcap.c: "hwbp",
+ * "uid2", "peer-attach", ...)?  Asks the probe, natively, in a process of
+ * its own; UTRACE_TEST_ABSENT forces an answer of no.
+ */
+static inline bool t_have(const char *cap, char *why, size_t len)
+{
+	const char *argv[] = { test_prog("hostcap"), cap, NULL };
+	char line[512] = "";
+	int p[2], st;
+	ssize_t n = 0, r;
+	pid_t pid;
+
+	fflush(NULL);
+	CHECK(pipe2(p, O_CLOEXEC) == 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while (n < (ssize_t)sizeof(line) - 1) {
+		r = read(p[0], line + n, sizeof(line) - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(p[0]);
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	while (waitpid(pid, &st, 0) < 0)
+		CHECK(errno == EINTR);
+	/* Anything but "present" or "absent" is a broken probe: a failure. */
+	CHECK(WIFEXITED(st) && (WEXITSTATUS(st) == 0 ||
+				WEXITSTATUS(st) == TEST_SKIP_STATUS));
+	if (WEXITSTATUS(st) == 0)
+		return true;
+	/* "CAP: no: WHY" */
+	snprintf(why, len, "%s", strstr(line, ": no: ") ?
+		 strstr(line, ": no: ") + 6 : line);
+	return false;
+}
+
+/* The test ends as a visible SKIP naming what is missing unless @cap is here. */
+static inline void t_need(const char *cap)
+{
+	char why[512];
+
+	if (!t_have(cap, why, sizeof(why)))
+		SKIP(why);
 }
 
 /* Thread ids of process pid, up to max; returns how many. */
