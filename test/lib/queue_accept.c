@@ -560,9 +560,10 @@ TEST_T(free_with_held_threads_leaves_nothing_stopped, 60)
 /* Wait up to @ms, without dispatching, for @cond. */
 #define WAIT_NO_DISPATCH(cond, ms) ({					\
 	long _dl = t_now_ms() + (ms);					\
-	while (!(cond) && t_now_ms() < _dl)				\
+	bool _ok;							\
+	while (!(_ok = (cond)) && t_now_ms() < _dl)			\
 		t_msleep(2);						\
-	(cond);								\
+	_ok;								\
 })
 
 /*
@@ -639,6 +640,7 @@ TEST(watch_takes_over_an_untraced_thread)
 	volatile int *flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int ppids = 0, deaths = 0;
+	siginfo_t si;
 	pid_t child;
 
 	CHECK(flag != MAP_FAILED);
@@ -657,11 +659,18 @@ TEST(watch_takes_over_an_untraced_thread)
 	/*
 	 * Syscall events on a running thread: ptrace can only start them
 	 * from a stop, so the thread is interrupted once and goes on at the
-	 * next dispatch.
+	 * next dispatch.  PTRACE_INTERRUPT is asynchronous: the thread may
+	 * still show 'R' for a while (on a loaded machine, until it is next
+	 * scheduled), so first the stop is seen, without taking it from the
+	 * library (WNOWAIT), and only then must dispatching let it go.
 	 */
 	CHECK_EQ(utrace_queue_set_syscalls(q, child, &nr, 1), 0);
 	CHECK_EQ(utrace_queue_watch(q, child, 0, UTRACE_EVENT_SYSCALL |
 				    UTRACE_EVENT(DEATH), 0), 0);
+	memset(&si, 0, sizeof(si));
+	CHECK(waitid(P_PID, child, &si, WSTOPPED | WNOWAIT | __WALL) == 0);
+	CHECK_EQ(si.si_code, CLD_TRAPPED);
+	CHECK_EQ(si.si_status, SIGTRAP | PTRACE_EVENT_STOP << 8);
 	CHECK(DISPATCH_UNTIL(t, t_state(child) == 'R', 10000));
 	*flag = 1;
 	while (aq_next(q, &ev, -1) == 1) {

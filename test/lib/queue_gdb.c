@@ -217,9 +217,8 @@ static void fx_go(struct fx *f)
 		_ok = DISPATCH_UNTIL((f)->t, (cond), (ms));		\
 	} else {							\
 		long _dl = t_now_ms() + (ms);				\
-		while (!(cond) && t_now_ms() < _dl)			\
+		while (!(_ok = (cond)) && t_now_ms() < _dl)		\
 			usleep(5000);					\
-		_ok = (cond);						\
 	}								\
 	_ok;								\
 })

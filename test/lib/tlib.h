@@ -254,15 +254,19 @@ static inline void t_run(struct utrace_tracer *t)
 }
 
 /*
- * Dispatch until cond holds or ms milliseconds pass; the value is cond.
+ * Dispatch until cond holds or ms milliseconds pass; the value is whether
+ * cond held.  cond is evaluated once a round and never again after it
+ * held: a state that holds only for a while (a thread seen running, then
+ * stopped) is not read twice with two answers.
  */
 #define DISPATCH_UNTIL(t, cond, ms) ({					\
-	long _dl = t_now_ms() + (ms) * (long)test_timeout_scale();	\
-	while (!(cond) && t_now_ms() < _dl) {				\
+	long _du_dl = t_now_ms() + (ms) * (long)test_timeout_scale();	\
+	bool _du_ok;							\
+	while (!(_du_ok = (cond)) && t_now_ms() < _du_dl) {		\
 		int _r = utrace_dispatch((t), 20);			\
 		CHECK(_r >= 0);						\
 	}								\
-	(cond);								\
+	_du_ok;								\
 })
 
 /* Dispatch for ms milliseconds whatever happens. */
