@@ -95,21 +95,32 @@ struct fx {
 	int in, out, ctl;
 };
 
-/* Wait until process @pid runs the program @path is (a link to). */
-static bool wait_exe(pid_t pid, const char *path, long ms)
+/*
+ * Wait until process @pid blocks in read(0, ...): the shell's "read x".
+ * It got there by running on from its execve's stop, so the serving
+ * tracer has reported that exec before any watch made from here on.
+ * (Its /proc/PID/exe changes inside execve, before that stop: a watch
+ * made once exe was the shell's could still see the shell's exec.)
+ */
+static bool wait_read_stdin(pid_t pid, long ms)
 {
-	char want[PATH_MAX], proc[64], exe[PATH_MAX];
-	long dl = t_now_ms() + ms;
+	char path[64], buf[256];
+	long dl = t_now_ms() + ms, nr;
+	unsigned long fd;
 	ssize_t n;
+	int sfd;
 
-	if (!realpath(path, want))
-		return false;
-	snprintf(proc, sizeof(proc), "/proc/%d/exe", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
 	do {
-		n = readlink(proc, exe, sizeof(exe) - 1);
+		sfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (sfd < 0)
+			return false;
+		n = read(sfd, buf, sizeof(buf) - 1);
+		close(sfd);
 		if (n > 0) {
-			exe[n] = 0;
-			if (!strcmp(exe, want))
+			buf[n] = 0;
+			if (sscanf(buf, "%ld 0x%lx", &nr, &fd) == 2 &&
+			    nr == SYS_read && fd == 0)
 				return true;
 		}
 		usleep(2000);
@@ -195,10 +206,11 @@ static void fx_start(struct fx *f, bool joined, const char *prog,
 		CHECK(read(f->ctl, &f->pid, sizeof(f->pid)) ==
 		      sizeof(f->pid));
 		/*
-		 * Watched from the shell on: a watch made before its execve
-		 * would also see that exec, not only the program's.
+		 * Watched from the shell's read on: a watch made before its
+		 * execve was reported would also see that exec, not only the
+		 * program's.
 		 */
-		CHECK(wait_exe(f->pid, "/bin/sh", 20000));
+		CHECK(wait_read_stdin(f->pid, 20000));
 		CHECK_EQ(utrace_queue_connect(f->pid, &f->q), 0);
 	}
 }
