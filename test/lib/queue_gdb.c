@@ -821,8 +821,9 @@ static int printer_lines(uint32_t sa)
 				tracee = 0;
 			fclose(c);
 		}
+		/* Before it serves: -ECONNREFUSED; anything else fails. */
 		if (tracee > 0 && t_tracer_pid_raw(tracee) == u &&
-		    (err = utrace_queue_connect(tracee, &q)) == 0)
+		    (err = utrace_queue_connect(tracee, &q)) != -ECONNREFUSED)
 			break;
 		usleep(10000);
 	}

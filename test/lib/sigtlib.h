@@ -262,13 +262,21 @@ static inline pid_t s_fork_prog(int *in, int *out, const char *prog, ...)
 
 /*
  * Read one line from fd into buf (without the newline), dispatching t (when
- * not NULL) while waiting; false on end of file or after ms milliseconds.
- * Reads one byte at a time so nothing past the line is consumed.
+ * not NULL) while waiting; false on end of file or after ms milliseconds
+ * (made longer by TEST_TIMEOUT_SCALE, as DISPATCH_UNTIL's).  Reads one
+ * byte at a time so nothing past the line is consumed.
+ *
+ * The dispatch waits for the tracees' stops (up to 10 ms) and the output
+ * is then looked at without waiting: a tracee that stops at each of its
+ * system calls on its way to the line (a program starting, with syscall
+ * events on) is let go at once at each stop, not after a 10 ms poll of
+ * an output that is not coming yet.  On a loaded machine such a start
+ * took most of a 3 s deadline that way.
  */
 static inline bool s_readline(struct utrace_tracer *t, int fd, char *buf,
 			      size_t size, int ms)
 {
-	long dl = t_now_ms() + ms;
+	long dl = t_now_ms() + ms * (long)test_timeout_scale();
 	size_t n = 0;
 
 	while (t_now_ms() < dl) {
@@ -276,8 +284,8 @@ static inline bool s_readline(struct utrace_tracer *t, int fd, char *buf,
 		int r;
 
 		if (t)
-			CHECK(utrace_dispatch(t, 0) >= 0);
-		r = poll(&pfd, 1, t ? 10 : 50);
+			CHECK(utrace_dispatch(t, 10) >= 0);
+		r = poll(&pfd, 1, t ? 0 : 50);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
