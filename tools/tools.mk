@@ -18,7 +18,7 @@ $(O)/utrace: $(UTRACE_OBJS) $(STATIC)
 
 # The syscall table's own test links the table and the decoders.
 UTRACE_TABLE_OBJS := $(filter $(O)/tools/utrace/decode/%.o \
-	$(O)/tools/utrace/util/sbuf.o,$(UTRACE_OBJS))
+	$(O)/tools/utrace/util/%.o,$(UTRACE_OBJS))
 $(O)/test/unit/syscalls: test/unit/syscalls.c test/harness.h \
 		$(UTRACE_HDRS) $(UTRACE_TABLE_OBJS)
 	@mkdir -p $(dir $@)
@@ -35,9 +35,9 @@ $(O)/test/unit/sbuf: test/unit/sbuf.c test/harness.h tools/utrace/util/sbuf.h \
 
 # The engines as objects, two printers and a counter in one process
 # (test/cli/engines.c): the command's objects without the run of the
-# command itself (main.c, start.c, keeper.c).
+# command itself (main.c, start.c, keeper.c, tips.c).
 UTRACE_ENGINE_OBJS := $(filter-out $(addprefix $(O)/tools/utrace/,main.o \
-	start.o keeper.o),$(UTRACE_OBJS))
+	start.o keeper.o tips.o),$(UTRACE_OBJS))
 $(O)/test/cli/engines: test/cli/engines.c test/harness.h \
 		$(UTRACE_HDRS) $(UTRACE_ENGINE_OBJS) $(STATIC)
 	@mkdir -p $(dir $@)

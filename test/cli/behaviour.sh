@@ -291,7 +291,9 @@ for o in follow-forks output-separately output= trace= signal= status= \
 	inject= string-limit= decode-fds syscall-times timestamps \
 	relative-timestamps summary-only summary summary-sort-by= \
 	summary-wall-clock quiet quiet= silent= silence= failed-only \
-	successful-only attach= json timeline= version help; do
+	successful-only attach= json timeline= version help debug \
+	summary-syscall-overhead= tips pidns-translation verbose= raw= \
+	kvm= decode-pids=; do
 	grep -q -- "--$o" help || missing="$missing $o"
 done
 t "--help names every long option" '[ -z "$missing" ] || { echo "# missing:$missing"; false; }'
@@ -310,7 +312,7 @@ bad "bad -s" -s x true
 bad "-c with -C" -c -C true
 bad "--inject without action" --inject=open true
 bad "--inject error and retval" --inject=open:error=EPERM:retval=1 true
-bad "unknown -e qualifier" -e raw=all true
+bad "unknown -e qualifier: a syscall set, as in strace" -e nosuch=1 true
 bad "missing program" /nonexistent/program
 bad "bad -S" -S bogus true
 bad "bad signal" -e signal=SIGBOGUS true

@@ -12,7 +12,13 @@ ln -s "$O/test/progs/cli_decode" "$tmp/prog"
 P=$tmp/prog
 
 norm() {
-	sed -E -e 's/0x[0-9a-f]{10,}/ADDR/g' -e "s|$P|PROG|g" \
+	sed -E -e 's/[0-9]+<(prog|strace|utrace)>/PID<\1>/g' \
+	    -e 's/<(strace|utrace)>/<TRACER>/g' \
+	    -e "s#/\* [0-9]+ in (strace|utrace)'s PID NS \*/#/* N in TRACER's PID NS */#g" \
+	    -e 's/^((getpgrp|getsid)\(.*\) +=) [1-9][0-9]*$/\1 N/' \
+	    -e 's/^((getpgid|wait4)\(.*\) +=) [1-9][0-9]*$/\1 N/' \
+	    -e 's/^kill\(-[0-9]+,/kill(-N,/' \
+	    -e 's/0x[0-9a-f]{10,}/ADDR/g' -e "s|$P|PROG|g" \
 	    -e 's|/\* [0-9]+ vars \*/|/* N vars */|' \
 	    -e 's/^[0-9]+ +/PID /' \
 	    -e 's/(pipe|socket):\[[0-9]+\]/\1:[INO]/g' \
@@ -116,6 +122,46 @@ check "netlink messages: -X raw" decode-netlink-xr.out -X raw \
 check "path and descriptor twins: one decoder each (xattr flags and values)" \
 	decode-twins.out "$P" twins
 check "path and descriptor twins: -x" decode-twins-x.out -x "$P" twins
+check "-e verbose=none: structures as addresses, strings kept" \
+	decode-twins-nov.out -e verbose=none "$P" twins
+check "-Y: pids in arguments, results and siginfo with their names" \
+	decode-pids-y.out -Y "$P" pids
+# --pidns-translation: the program in a pid namespace of its own, its
+# pids (1, 2) with utrace's in a comment; only the program's lines.
+if unshare -pf true 2>/dev/null; then
+	(cd /tmp && exec "$U" --pidns-translation -f -qq \
+		-e 'trace=!set_robust_list,exit_group' -o "$tmp/out" \
+		unshare -pf "$P" pids </dev/null >/dev/null 2>"$tmp/err")
+	awk '/utrace-marker/ { p = $1 } p && $1 == p' "$tmp/out" | norm \
+		>"$tmp/got"
+	norm <"$exp/decode-pids-ns.out" >"$tmp/want"
+	if diff -u "$tmp/want" "$tmp/got" | sed 's/^/# /' >&2 &&
+	   cmp -s "$tmp/want" "$tmp/got"; then
+		echo "ok - --pidns-translation: pids of another namespace"
+	else
+		echo "not ok - --pidns-translation: pids of another namespace"
+	fi
+else
+	echo "ok - --pidns-translation # SKIP unshare -pf: no pid namespaces"
+fi
+# -e kvm=vcpu: KVM's requests and each KVM_RUN's exit reason, on a guest
+# of seven bytes.
+"$O/test/progs/kvm_run" >/dev/null 2>&1
+if [ $? -eq 0 ]; then
+	(cd /tmp && exec "$U" -e kvm=vcpu -e trace=ioctl -o "$tmp/out" \
+		"$O/test/progs/kvm_run" </dev/null >/dev/null 2>"$tmp/err")
+	rc=$?
+	norm <"$tmp/out" >"$tmp/got"
+	norm <"$exp/decode-kvm.out" >"$tmp/want"
+	if [ $rc -eq 0 ] && diff -u "$tmp/want" "$tmp/got" | sed 's/^/# /' >&2 &&
+	   cmp -s "$tmp/want" "$tmp/got"; then
+		echo "ok - -e kvm=vcpu: KVM requests, KVM_RUN's exit reasons"
+	else
+		echo "not ok - -e kvm=vcpu: KVM requests, KVM_RUN's exit reasons"
+	fi
+else
+	echo "ok - -e kvm=vcpu # SKIP no usable /dev/kvm"
+fi
 # -xx writes the marker in hex too.
 xx() {	# name, expected file, options and sections...
 	name=$1; file=$2; shift 2

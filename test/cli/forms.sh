@@ -54,5 +54,10 @@ check "-e trace=!negation" neg.out 0 -e \
 check "-e trace=/regex" regex.out 0 -e 'trace=/^(open|close)'
 check "-e trace=?unknown" optional.out 0 -e 'trace=?nosuchcall,write,chdir'
 check "-Z (failed only)" failed.out 0 -Z
+check "-e raw=SET: those undecoded, results in hex" raw.out 1 \
+	-e raw=openat,close,write,dup2,exit_group \
+	-e trace=chdir,openat,close,write,dup2,exit_group
+check "-e verbose=none: structures as addresses, strings kept" \
+	verbose-none.out 1 -e verbose=none
 check "-e status=successful with %network" network.out 0 \
 	-e status=successful -e trace=%network

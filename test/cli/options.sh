@@ -103,6 +103,40 @@ while IFS= read -r a; do
 done <cases >got
 same "option messages and exit statuses as strace 6.1's" "$exp/opt-msgs.out" got
 
+# -- -O, -d, --tips -------------------------------------------------------------
+
+# -O: the overhead taken off every call; 1 s leaves none of their time.
+run -c -O 1s -o "$tmp/out"
+if sed -n '3,$p' out | grep -v '^---' | awk '$2 != "0.000000" { bad = 1 }
+	END { exit bad }' && grep -q total out; then
+	ok "-c -O 1s: every call's time taken off"
+else
+	nok "-c -O 1s: every call's time taken off"
+	sed 's/^/# /' out
+fi
+# -d: utrace's own messages, beside a trace that is otherwise the same.
+run -d -e trace=chdir -o "$tmp/out"
+if grep -q "^utrace: thread [0-9]* of process [0-9]*: engines keeper" err &&
+   grep -q "^utrace: thread [0-9]* died: wait status 0x300" err &&
+   [ "$(grep -v '^+++' out)" = 'chdir("/utrace-marker")                 = -1 ENOENT (No such file or directory)' ]; then
+	ok "-d: utrace's own messages on stderr"
+else
+	nok "-d: utrace's own messages on stderr"
+	sed 's/^/# /' err
+fi
+# --tips: a tip in a box on stderr after everything else.
+run --tips=id:2,full -e trace=none
+if [ "$(tail -n 1 err)" = "  tip 3 of 10 (--tips=id:2)" ] &&
+   tail -n 6 err | head -n 1 | grep -q '^  ___*$' &&
+   grep -q '^ / --json writes one JSON object per event, *\\$' err; then
+	ok "--tips=id:2,full: the tip after the trace"
+else
+	nok "--tips=id:2,full: the tip after the trace"
+	sed 's/^/# /' err
+fi
+run --tips=format:none -e trace=none -o "$tmp/out"
+[ ! -s err ] && ok "--tips=format:none: no tip" || nok "--tips=format:none: no tip"
+
 # -- -o /dev/full ---------------------------------------------------------------
 
 if [ -w /dev/full ]; then

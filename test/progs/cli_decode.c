@@ -985,6 +985,40 @@ static void twins(void)
 	close(p[1]);
 }
 
+/*
+ * -Y: pids in arguments and results with their command's name (a child's
+ * before it runs, a reaped one's without), a process group's without.
+ */
+static void pids(void)
+{
+	pid_t me = getpid(), child;
+	int fd, status;
+	sigset_t set;
+
+	syscall(SYS_getppid);
+	syscall(SYS_gettid);
+	syscall(SYS_kill, me, 0);
+	syscall(SYS_tgkill, me, me, 0);
+	syscall(SYS_kill, -getpgrp(), 0);
+	syscall(SYS_getpgid, me);
+	syscall(SYS_getsid, 0);
+	fd = open("/dev/null", O_RDONLY);
+	fcntl(fd, F_SETOWN, me);
+	fcntl(fd, F_GETOWN);
+	close(fd);
+	/* No SIGCHLD: whether it comes before wait4 or in it is a race. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	waitpid(child, &status, 0);
+	syscall(SYS_kill, child, 0);
+	/* A signal's sender, ignored by default. */
+	syscall(SYS_kill, me, SIGURG);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -999,7 +1033,7 @@ static const struct {
 	{ "osync", osync }, { "sigio", sigio }, { "inject", injects },
 	{ "hex", hexstrs }, { "unknown", unknowns },
 	{ "realprogs", realprogs }, { "netlink", netlinks },
-	{ "twins", twins },
+	{ "twins", twins }, { "pids", pids },
 };
 
 int main(int argc, char **argv)

@@ -60,7 +60,7 @@ TEST(names_unique_and_lookups_agree)
 
 TEST(argument_kinds)
 {
-	static const char kinds[] = "dDUuxXpfasocSCT";
+	static const char kinds[] = "dDUuxXpfasocSCTPG";
 	long nr;
 
 	for (nr = 0; nr < NR_SYSENT; nr++) {
@@ -80,7 +80,8 @@ TEST(argument_kinds)
 			/* A result kind only where no decoder prints it. */
 			CHECK(!sysent[nr].decode);
 			CHECK(k[n] == '>');
-			CHECK(k[n + 1] == 'f' || k[n + 1] == 'x');
+			CHECK(k[n + 1] == 'f' || k[n + 1] == 'x' ||
+			      k[n + 1] == 'P');
 			CHECK(!k[n + 2]);
 		}
 	}

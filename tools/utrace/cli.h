@@ -127,7 +127,11 @@ struct printer_settings {
 	int rel_digits;
 	bool print_nr, print_ip;	/* -n, -i */
 	int columns;			/* -a */
-	bool decode_pids;		/* -Y */
+	unsigned decode_pids;		/* -Y, --pidns-translation: DEC_PID_* */
+	bool verbose[NR_MAX];		/* -e verbose= (no: structures as
+					   addresses) */
+	bool raw[NR_MAX];		/* -e raw=: arguments undecoded */
+	bool kvm_vcpu;			/* -e kvm=vcpu: KVM_RUN's exit reason */
 	int pids;			/* PR_PIDS_*: the thread on each line */
 	unsigned quiet;			/* Q_EXIT, Q_THREAD_EXECVE */
 	bool json;			/* --json */
@@ -140,6 +144,9 @@ struct printer_settings {
 	struct injector *injector;	/* its notes: (INJECTED), (DELAYED) */
 	struct engine_host host;
 };
+
+/* --tips: a tip about utrace at the end, in a box (none: no tip). */
+enum { TIPS_NONE, TIPS_COMPACT, TIPS_FULL };
 
 struct options {
 	bool follow;			/* -f */
@@ -160,6 +167,10 @@ struct options {
 	enum sum_col sort;		/* -S (COL_NONE: not sorted) */
 	enum sum_col sum_cols[COL_MAX_];	/* -U, ended by COL_NONE */
 	bool wall_clock;		/* -w */
+	double overhead;		/* -O: seconds taken off each call */
+	bool debug;			/* -d: utrace's own messages */
+	int tips;			/* --tips: TIPS_* */
+	int tip_id;			/* --tips=id:N (-1: random) */
 	bool intr_never;		/* -o FILE PROG: ignore SIGINT etc. */
 	const char *timeline;		/* --timeline */
 	struct inject_rule inject[MAX_INJECT];
@@ -294,6 +305,7 @@ uint32_t printer_exec(struct pthr *t, pid_t tid, pid_t former);
 /* -c / -C: calls, errors and time per syscall. */
 struct counter_settings {
 	bool wall_clock;		/* -w: time between the stops */
+	double overhead;		/* -O: seconds taken off each call */
 	bool all_threads;		/* -f: every thread of a process counted */
 	const long *nrs;		/* syscalls counted (NULL: all) */
 	size_t nnrs;

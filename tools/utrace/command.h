@@ -42,6 +42,7 @@ struct cli {
 	 */
 	pid_t *slots;
 	size_t nslots;
+	bool tip_said;			/* --tips: printed already */
 };
 
 /*
@@ -78,6 +79,15 @@ int start(struct cli *cli, int *status);
  * another serving tracer traces: join it and print from there (the exit
  * status, or -EPERM).
  */
+/* tips.c: --tips's tip on stderr (fmt TIPS_*, id -1: random). */
+void print_tip(int fmt, int id);
+
+/*
+ * -d: one of utrace's own messages ("utrace: ..."), placed as strace
+ * places its debugging output; nothing without -d.
+ */
+void cli_debug(struct cli *cli, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int cli_interrupted(void);
 void cli_signals(const struct options *o);
 void cli_break(struct utrace_tracer *tr);

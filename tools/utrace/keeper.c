@@ -135,6 +135,7 @@ static uint32_t detach_on_exec(struct cli *cli, struct tinfo *t, pid_t tid)
 		fprintf(stderr, "utrace: Process %d detached\n", tid);
 	}
 	t->detaching = true;
+	cli_debug(cli, "process %d detached at its execve (-b execve)", tid);
 	/* Its new threads and children are not ours either. */
 	utrace_follow(cli->tracer, tid, 0, follow_new, cli);
 	cli->ndetached++;
@@ -170,6 +171,11 @@ static uint32_t k_exec(uint32_t action, struct utrace_engine *e,
 	pid_t tid = utrace_engine_tid(e);
 	struct tinfo *t;
 
+	if (former != tid)
+		cli_debug(cli, "thread %d executed and is now %d, its "
+			  "process's leader", former, tid);
+	else
+		cli_debug(cli, "thread %d executed", tid);
 	if (former != tid) {
 		t = tidmap_del(&cli->marks, former);
 		if (t) {
@@ -192,6 +198,9 @@ static uint32_t k_death(struct utrace_engine *e, bool group_dead, int status)
 {
 	struct cli *cli = utrace_engine_data(e);
 
+	cli_debug(cli, "thread %d died: wait status %#x%s",
+		  utrace_engine_tid(e), (unsigned)status,
+		  group_dead ? ", its process is gone" : "");
 	if (utrace_engine_tid(e) == cli->main_pid)
 		cli->main_status = status;
 	return UTRACE_RESUME;
@@ -205,6 +214,7 @@ static void k_reap(struct utrace_engine *e)
 	tinfo_drop(cli, tid);
 	slot_set(cli, tid, 0);
 	cli->live--;
+	cli_debug(cli, "thread %d let go; %d traced", tid, cli->live);
 }
 
 static const struct utrace_engine_ops keeper_ops = {
@@ -245,6 +255,12 @@ static int attach_thread(struct cli *cli, pid_t tid, pid_t tgid,
 		ti->hide = ti->keep_exec = ti->detaching = false;
 	cli->live++;
 	slot_set(cli, 0, tid);
+	cli_debug(cli, "thread %d of process %d: engines keeper, ptrace%s%s%s%s%s;"
+		  " %d traced", tid, tgid, cli->gdb ? ", gdb" : "",
+		  cli->injector ? ", injector" : "",
+		  cli->counter ? ", counter" : "",
+		  cli->printer ? ", printer" : "",
+		  cli->timeline ? ", timeline" : "", cli->live);
 	err = utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
 				UTRACE_EVENT(REAP));
 	utrace_engine_put(e);

@@ -18,6 +18,8 @@
 #include <pthread.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -36,6 +38,26 @@ static volatile sig_atomic_t interrupted;
 static struct utrace_tracer *volatile break_tracer;
 
 /* -- Signals and the loop -------------------------------------------------- */
+
+void cli_debug(struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int n;
+
+	if (!cli->opt.debug)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (cli->out)
+		sink_msg(cli->out, "%s", msg);
+	else
+		fprintf(stderr, "utrace: %s\n", msg);
+	free(msg);
+}
 
 int cli_interrupted(void)
 {
@@ -139,7 +161,8 @@ bool engines_new(struct cli *cli)
 	}
 	if (o->summary_only || o->summary) {
 		struct counter_settings cs = {
-			.wall_clock = o->wall_clock, .all_threads = o->follow,
+			.wall_clock = o->wall_clock, .overhead = o->overhead,
+			.all_threads = o->follow,
 			.paths = &o->trace_paths, .sort = o->sort,
 			.cols = o->sum_cols, .host = keeper_host(cli),
 		};
@@ -186,13 +209,25 @@ bool engines_new(struct cli *cli)
 	return true;
 }
 
-/* Die of sig as the traced program did, without a core of our own. */
-static int die_like(int sig)
+/* --tips: once, at the very end. */
+static void say_tip(struct cli *cli)
+{
+	if (!cli->tip_said)
+		print_tip(cli->opt.tips, cli->opt.tip_id);
+	cli->tip_said = true;
+}
+
+/*
+ * Die of sig as the traced program did, without a core of our own (the
+ * --tips tip first, as strace prints it just before).
+ */
+static int die_like(struct cli *cli, int sig)
 {
 	struct rlimit rl = { 0, 0 };
 	struct sigaction sa;
 	sigset_t set;
 
+	say_tip(cli);
 	if (sig == SIGKILL || sig == SIGSTOP)
 		raise(sig);
 	setrlimit(RLIMIT_CORE, &rl);
@@ -206,10 +241,10 @@ static int die_like(int sig)
 	return 128 + sig;	/* a signal that does not kill */
 }
 
-static int exit_like(int status)
+static int exit_like(struct cli *cli, int status)
 {
 	if (WIFSIGNALED(status))
-		return die_like(WTERMSIG(status));
+		return die_like(cli, WTERMSIG(status));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
@@ -325,7 +360,7 @@ int join_other(struct cli *cli, pid_t pid)
 	if (err >= 0) {
 		sink_finish(cli->out);
 		if (sig)
-			return die_like(sig);
+			return die_like(cli, sig);
 		return output_failed(cli) ? 1 : err;
 	}
 	if (err != -ECONNREFUSED)
@@ -387,18 +422,18 @@ static int run(struct cli *cli, int argc, char **argv)
 			kill(cli->main_pid, interrupted);
 		}
 		finish_outputs(cli, false);
-		return die_like(interrupted);
+		return die_like(cli, interrupted);
 	}
 	say_joiners(cli, "the trace ends");
 	tracer_end(cli);
 	finish_outputs(cli, true);
 	if (cli->main_pid > 0 && cli->main_status >= 0 &&
 	    WIFSIGNALED(cli->main_status))
-		return exit_like(cli->main_status);
+		return exit_like(cli, cli->main_status);
 	if (output_failed(cli))
 		return 1;
 	if (cli->main_pid > 0 && cli->main_status >= 0)
-		return exit_like(cli->main_status);
+		return exit_like(cli, cli->main_status);
 	return 0;
 }
 
@@ -413,6 +448,7 @@ int main(int argc, char **argv)
 	}
 	cli->main_status = -1;
 	status = run(cli, argc, argv);
+	say_tip(cli);
 	/* Whatever is left, with the tracer gone. */
 	tracer_end(cli);
 	printer_free(cli->printer);

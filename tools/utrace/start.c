@@ -306,6 +306,9 @@ int start(struct cli *cli, int *status)
 	if (!o->no_serve) {
 		/* Others may join (utrace -p PID on our tracee); --no-serve. */
 		err = utrace_tracer_serve(cli->tracer, UTRACE_SERVE_DEFAULT);
+		if (!err)
+			cli_debug(cli, "serving: other programs may join this "
+				  "trace (--no-serve to refuse them)");
 		if (err)
 			fprintf(stderr, "utrace: not serving joiners: %s\n",
 				strerror(-err));
@@ -388,6 +391,10 @@ int start(struct cli *cli, int *status)
 					strerror(-err));
 			return 0;
 		}
+		cli_debug(cli, "started %s as process %d, %s seccomp filter",
+			  o->argv[0], cli->main_pid,
+			  so.flags & UTRACE_SPAWN_NO_FILTER ? "without a" :
+			  "with a");
 		if (cli->gdb)
 			gdbstub_set_process(cli->gdb, cli->main_pid, true);
 		if (cli->printer)

@@ -12,8 +12,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
 
 #include "decode/decoders.h"
+#include "util/misc.h"
 
 void dec_printf(struct dec_ctx *c, const char *fmt, ...)
 {
@@ -42,11 +46,17 @@ void dec_sep(struct dec_ctx *c)
 		c->argpos[c->nargs++] = c->out->len;
 }
 
-bool dec_read(struct dec_ctx *c, unsigned long addr, void *buf, size_t len)
+bool dec_read_mem(struct dec_ctx *c, unsigned long addr, void *buf,
+		  size_t len)
 {
 	if (!addr || !c->mem_read)
 		return false;
 	return c->mem_read(c->mem_ctx, addr, buf, len) == (ssize_t)len;
+}
+
+bool dec_read(struct dec_ctx *c, unsigned long addr, void *buf, size_t len)
+{
+	return !c->hide_structs && dec_read_mem(c, addr, buf, len);
 }
 
 bool dec_failed(const struct dec_ctx *c)
@@ -106,6 +116,38 @@ void dec_int_ptr(struct dec_ctx *c, unsigned long addr)
 		dec_printf(c, "[%d]", v);
 	else
 		dec_ptr(c, addr);
+}
+
+/* An int the tracee points to, as a pid or a descriptor: [1234<sh>]. */
+static void int_ptr_as(struct dec_ctx *c, unsigned long addr,
+		       void (*put)(struct dec_ctx *c, int v))
+{
+	int v;
+
+	if (!addr) {
+		dec_puts(c, "NULL");
+	} else if (dec_read(c, addr, &v, sizeof(v))) {
+		dec_puts(c, "[");
+		put(c, v);
+		dec_puts(c, "]");
+	} else {
+		dec_ptr(c, addr);
+	}
+}
+
+static void put_pid_int(struct dec_ctx *c, int v)
+{
+	dec_pid(c, v);
+}
+
+void dec_pid_ptr(struct dec_ctx *c, unsigned long addr)
+{
+	int_ptr_as(c, addr, put_pid_int);
+}
+
+void dec_fd_ptr(struct dec_ctx *c, unsigned long addr)
+{
+	int_ptr_as(c, addr, dec_fd);
 }
 
 static void put_timespec(struct sbuf *b, const struct timespec *ts)
@@ -222,6 +264,161 @@ void dec_time_comment(struct dec_ctx *c, long long sec, long nsec)
 		dec_printf(c, " /* %s.%09ld%s */", buf, nsec, zone);
 	else
 		dec_printf(c, " /* %s%s */", buf, zone);
+}
+
+/* The pid namespace of thread tid of process pid ("pid:[INODE]"). */
+static void task_ns(int pid, int tid, char *ns, size_t size)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/pid", pid, tid);
+	n = readlink(path, ns, size - 1);
+	ns[n > 0 ? n : 0] = '\0';
+}
+
+/* The last (innermost) id of a thread's NSpid: line, 0 if none. */
+static long innermost_id(int pid, int tid)
+{
+	char path[64], line[256];
+	long id = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "NSpid:", 6)) {
+			char *p = line + 6, *end;
+
+			for (;;) {
+				long v = strtol(p, &end, 10);
+
+				if (end == p)
+					break;
+				id = v;
+				p = end;
+			}
+			break;
+		}
+	fclose(f);
+	return id;
+}
+
+/* The numeric entries of directory path, through fn until it says stop. */
+static int each_number(const char *path, int (*fn)(int n, void *arg),
+		       void *arg)
+{
+	struct dirent *de;
+	int found = 0;
+	DIR *d = opendir(path);
+
+	while (d && !found && (de = readdir(d)))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+			found = fn(atoi(de->d_name), arg);
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* A search for id in namespace ns: the process whose tasks are looked at. */
+struct ns_search {
+	const char *ns;
+	long id;
+	int pid;
+};
+
+static int match_task(int tid, void *arg)
+{
+	struct ns_search *s = arg;
+	char ns[64];
+
+	task_ns(s->pid, tid, ns, sizeof(ns));
+	return !strcmp(ns, s->ns) && innermost_id(s->pid, tid) == s->id ?
+	       tid : 0;
+}
+
+static int match_process(int pid, void *arg)
+{
+	struct ns_search *s = arg;
+	char path[32];
+
+	s->pid = pid;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	return each_number(path, match_task, s);
+}
+
+/*
+ * Id pid as thread tid sees it, in utrace's namespace: pid itself when
+ * tid is in utrace's namespace, else the thread whose innermost NSpid is
+ * pid among those in tid's namespace (one in a namespace below it is not
+ * found: 0), as strace's translate_pid() does for its own.
+ */
+static pid_t pid_to_ours(pid_t tid, long pid)
+{
+	char ours[64], theirs[64];
+	struct ns_search s = { theirs, pid, 0 };
+	ssize_t n;
+
+	if (pid <= 0 || pid > INT_MAX)
+		return 0;
+	task_ns(tid, tid, theirs, sizeof(theirs));
+	n = readlink("/proc/self/ns/pid", ours, sizeof(ours) - 1);
+	ours[n > 0 ? n : 0] = '\0';
+	if (!theirs[0] || !strcmp(ours, theirs))
+		return (pid_t)pid;
+	return each_number("/proc", match_process, &s);
+}
+
+/* What follows id pid: <comm>, the id in utrace's namespace. */
+static void pid_note(struct sbuf *b, pid_t tid, unsigned how, int hexstr,
+		     long pid)
+{
+	char comm[64];
+	pid_t ours;
+
+	if (!how || pid <= 0)
+		return;
+	ours = pid_to_ours(tid, pid);
+	if (!ours)
+		return;
+	if ((how & DEC_PID_COMM) && proc_comm(ours, comm, sizeof(comm)) &&
+	    comm[0]) {
+		sb_putc(b, '<');
+		dec_quote(b, hexstr, (unsigned char *)comm, strlen(comm),
+			  QUOTE_PATH_IN_FD);
+		sb_putc(b, '>');
+	}
+	if ((how & DEC_PID_NS) && ours != pid)
+		sb_printf(b, " /* %d in utrace's PID NS */", (int)ours);
+}
+
+void sb_pid(struct sbuf *b, const struct fd_view *v, long pid)
+{
+	sb_putd(b, pid);
+	pid_note(b, v->tid, v->decode_pids, v->hexstr, pid);
+}
+
+void dec_pid(struct dec_ctx *c, long pid)
+{
+	sb_pid(c->out, DEC_FDS(c), pid);
+}
+
+void dec_pgid(struct dec_ctx *c, long pgid)
+{
+	sb_putd(c->out, pgid);
+	pid_note(c->out, c->tid, c->decode_pids & DEC_PID_NS, c->hexstr, pgid);
+}
+
+void dec_pid_or_pgid(struct dec_ctx *c, long pid)
+{
+	sb_putd(c->out, pid);
+	if (pid > 0)
+		pid_note(c->out, c->tid, c->decode_pids, c->hexstr, pid);
+	else if (pid < -1)	/* a process group: no comm */
+		pid_note(c->out, c->tid, c->decode_pids & DEC_PID_NS,
+			 c->hexstr, -pid);
 }
 
 void dec_ptr(struct dec_ctx *c, unsigned long addr)
@@ -391,7 +588,7 @@ static ssize_t read_cstr(struct dec_ctx *c, unsigned long addr, char *buf,
 
 		if (chunk > size - got)
 			chunk = size - got;
-		if (!dec_read(c, addr + got, buf + got, chunk))
+		if (!dec_read_mem(c, addr + got, buf + got, chunk))
 			return got ? (ssize_t)got : -1;
 		nul = memchr(buf + got, '\0', chunk);
 		if (nul) {
@@ -470,7 +667,7 @@ void dec_buf_ex(struct dec_ctx *c, unsigned long addr, unsigned long len,
 	if (!buf)
 		return;
 	buf[0] = '\0';		/* n may be 0 */
-	if (n && !dec_read(c, addr, buf, n)) {
+	if (n && !dec_read_mem(c, addr, buf, n)) {
 		dec_ptr(c, addr);
 	} else if (!dec_quote(c->out, c->hexstr, buf, n, how) && len &&
 		   ((how & QUOTE_EXPECT_TRAILING_0) || len > n)) {
@@ -792,9 +989,15 @@ static void put_ptr(struct sbuf *b, const char *field, const void *p)
 		sb_printf(b, ", %s=NULL", field);
 }
 
-static void put_source(struct sbuf *b, const siginfo_t *si)
+static void put_source(struct sbuf *b, const siginfo_t *si,
+		       const struct fd_view *fds)
 {
-	sb_printf(b, ", si_pid=%d, si_uid=%u", si->si_pid, si->si_uid);
+	sb_puts(b, ", si_pid=");
+	if (fds)
+		sb_pid(b, fds, si->si_pid);
+	else
+		sb_putd(b, si->si_pid);
+	sb_printf(b, ", si_uid=%u", si->si_uid);
 }
 
 static void put_sigval(struct sbuf *b, const siginfo_t *si)
@@ -819,7 +1022,7 @@ static void put_user_info(struct sbuf *b, const siginfo_t *si,
 	switch (si->si_code) {
 	case SI_USER:
 	case SI_TKILL:
-		put_source(b, si);
+		put_source(b, si, fds);
 		break;
 	case SI_TIMER:
 		sb_printf(b, ", si_timerid=%#x, si_overrun=%d", si->si_timerid,
@@ -830,7 +1033,7 @@ static void put_user_info(struct sbuf *b, const siginfo_t *si,
 		put_poll_info(b, si, fds);
 		break;
 	default:
-		put_source(b, si);
+		put_source(b, si, fds);
 		if (si->si_ptr)
 			put_sigval(b, si);
 		break;
@@ -845,7 +1048,7 @@ static void put_kernel_info(struct sbuf *b, int style, const siginfo_t *si,
 
 	switch (si->si_signo) {
 	case SIGCHLD:
-		put_source(b, si);
+		put_source(b, si, fds);
 		if (si->si_code == CLD_EXITED)
 			sb_printf(b, ", si_status=%d", si->si_status);
 		else {
@@ -912,7 +1115,7 @@ static void put_kernel_info(struct sbuf *b, int style, const siginfo_t *si,
 		break;
 	default:
 		if (si->si_pid || si->si_uid)
-			put_source(b, si);
+			put_source(b, si, fds);
 		if (si->si_ptr)
 			put_sigval(b, si);
 		break;
@@ -1030,6 +1233,19 @@ void decode_retval(struct dec_ctx *c, struct sbuf *b, bool injected)
 		break;
 	case RV_UDEC:
 		sb_putu(b, (unsigned long)r);
+		break;
+	case RV_PID:
+		if (r == c->child && c->child_comm[0] &&
+		    (c->decode_pids & DEC_PID_COMM) &&
+		    !(c->decode_pids & DEC_PID_NS)) {
+			sb_putd(b, r);
+			sb_putc(b, '<');
+			dec_quote(b, c->hexstr, (unsigned char *)c->child_comm,
+				  strlen(c->child_comm), QUOTE_PATH_IN_FD);
+			sb_putc(b, '>');
+		} else {
+			sb_pid(b, DEC_FDS(c), r);
+		}
 		break;
 	case RV_FD:
 		sb_putd(b, r);

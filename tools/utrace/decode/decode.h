@@ -33,6 +33,13 @@ enum rval_fmt {
 	RV_FD,		/* a file descriptor: -y adds <path> */
 	RV_UDEC,	/* unsigned decimal */
 	RV_NONE,	/* "?" : syscall does not return (exit) */
+	RV_PID,		/* a thread or process id: -Y adds <comm> */
+};
+
+/* What follows a pid (dec_pid, RV_PID) with -Y, --pidns-translation. */
+enum {
+	DEC_PID_COMM	= 1 << 0,	/* 1234<sh> */
+	DEC_PID_NS	= 1 << 1,	/* 12 /\* 1234 in utrace's PID NS *\/ */
 };
 
 #define DEC_MAX_ARGS	8
@@ -49,6 +56,17 @@ struct dec_ctx {
 	unsigned decode_fds;	/* -y, -yy: DF_* */
 	struct sock_cache *sockets;	/* -yy: socket details found so far */
 	bool no_abbrev;		/* -v: structures and arrays in full */
+	bool hide_structs;	/* -e verbose= without it: no structure is
+				   read (strings are), its address shown */
+	bool raw;		/* -e raw=: the arguments undecoded, in hex */
+	unsigned decode_pids;	/* -Y, --pidns-translation: DEC_PID_* */
+	/*
+	 * -Y: the child a clone made and its name before it ran (it may
+	 * have executed something else by the clone's exit).
+	 */
+	pid_t child;
+	char child_comm[16];
+	bool kvm_vcpu;		/* -e kvm=vcpu: KVM_RUN's exit reason */
 	int hexstr;		/* -x, -xx: DEC_HEX_* */
 	int xlat_style;		/* -X: DEC_XLAT_* */
 	mem_read_fn mem_read;
@@ -109,7 +127,28 @@ void dec_flags(struct dec_ctx *c, const struct xlat *x,
 	       unsigned long long v, const char *dflt);
 void dec_xval(struct dec_ctx *c, const struct xlat *x,
 	      unsigned long long v, const char *dflt);
+/*
+ * A structure of the tracee's; false (print the address) when it cannot
+ * be read or -e verbose= leaves this syscall's structures out.
+ * dec_read_mem: memory that is read whatever -e verbose= says (strings).
+ */
 bool dec_read(struct dec_ctx *c, unsigned long addr, void *buf, size_t len);
+bool dec_read_mem(struct dec_ctx *c, unsigned long addr, void *buf,
+		  size_t len);
+/*
+ * A thread's or process's id in the tracee's namespace, as strace's
+ * printpid(): the number, then with -Y the command's name (comm) when
+ * the process is there, with --pidns-translation its id in utrace's
+ * namespace in a comment when it differs.  tgid_or_pgid: kill's and
+ * wait4's first argument, a process group when negative (no comm).
+ */
+void dec_pid(struct dec_ctx *c, long pid);
+void dec_pid_or_pgid(struct dec_ctx *c, long pid);
+/* A process group or session id: no comm, only the namespace note. */
+void dec_pgid(struct dec_ctx *c, long pgid);
+/* The same into a plain buffer (a siginfo's si_pid), v's thread and -Y. */
+struct fd_view;
+void sb_pid(struct sbuf *b, const struct fd_view *v, long pid);
 bool dec_failed(const struct dec_ctx *c);
 /*
  * strace shows at most -s elements of an array: true (after printing
@@ -121,6 +160,9 @@ void dec_uint(struct dec_ctx *c, unsigned v);
 void dec_ulong(struct dec_ctx *c, unsigned long v);
 void dec_hex(struct dec_ctx *c, unsigned long v);
 void dec_int_ptr(struct dec_ctx *c, unsigned long addr);
+/* [pid] and [fd] the tracee points to, as dec_pid and dec_fd print them. */
+void dec_pid_ptr(struct dec_ctx *c, unsigned long addr);
+void dec_fd_ptr(struct dec_ctx *c, unsigned long addr);
 void dec_timespec(struct dec_ctx *c, unsigned long addr);
 void dec_itimerspec(struct dec_ctx *c, unsigned long addr);
 void dec_signal(struct dec_ctx *c, unsigned sig);
@@ -236,10 +278,11 @@ struct fd_view {
 	pid_t tid;
 	unsigned set;
 	int hexstr;
+	unsigned decode_pids;	/* DEC_PID_*: si_pid as -Y asks */
 };
 #define DEC_FDS(c) \
 	(&(struct fd_view){ (c)->sockets, (c)->tid, (c)->decode_fds, \
-			    (c)->hexstr })
+			    (c)->hexstr, (c)->decode_pids })
 /* strace's printsiginfo(); fds NULL: si_fd as a bare number. */
 void format_siginfo(struct sbuf *b, int xlat_style, const siginfo_t *si,
 		    const struct fd_view *fds);

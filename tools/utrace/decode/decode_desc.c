@@ -298,8 +298,10 @@ static void put_flock(struct dec_ctx *c, unsigned long addr)
 	dec_xval(c, xlat_seek, (unsigned)fl.l_whence, "SEEK_???");
 	dec_printf(c, ", l_start=%lld, l_len=%lld", (long long)fl.l_start,
 		   (long long)fl.l_len);
-	if (c->exiting)
-		dec_printf(c, ", l_pid=%d", fl.l_pid);
+	if (c->exiting) {
+		dec_puts(c, ", l_pid=");
+		dec_pid(c, fl.l_pid);
+	}
 	dec_puts(c, "}");
 }
 
@@ -317,7 +319,12 @@ static void put_owner_ex(struct dec_ctx *c, unsigned long addr)
 	}
 	dec_puts(c, "{type=");
 	dec_xval(c, types, (unsigned)o.type, "F_OWNER_???");
-	dec_printf(c, ", pid=%d}", o.pid);
+	dec_puts(c, ", pid=");
+	if (o.type == F_OWNER_PGRP)
+		dec_pgid(c, o.pid);
+	else
+		dec_pid(c, o.pid);
+	dec_puts(c, "}");
 }
 
 /* The note after a result: " (flags O_RDWR)" and the like. */
@@ -406,6 +413,9 @@ bool d_fcntl(struct dec_ctx *c)
 		put_open_flags(c, A(2));
 		return true;
 	case F_SETOWN:
+		SEP();
+		dec_pid_or_pgid(c, IA(2));
+		return true;
 	case F_SETPIPE_SZ:
 		SEP();
 		dec_int(c, IA(2));
@@ -431,6 +441,8 @@ bool d_fcntl(struct dec_ctx *c)
 		dec_signal(c, (unsigned)A(2));
 		return true;
 	case F_GETOWN:
+		c->rval = RV_PID;
+		return true;
 	case F_GETPIPE_SZ:
 		return true;
 	case F_GETFD:

@@ -490,7 +490,7 @@ bool d_getdents(struct dec_ctx *c)
 		return true;
 	}
 	dec_ptr(c, A(1));
-	if (!failed(c)) {
+	if (!failed(c) && !c->hide_structs) {
 		unsigned char *buf = malloc((size_t)c->ret + 1);
 		long off = 0, n = 0;
 

@@ -8,6 +8,7 @@
 #include <asm/termbits.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/kvm.h>
 #include <sys/ioctl.h>
 
 #include "decode/decoders.h"
@@ -67,7 +68,8 @@ static void put_request(struct dec_ctx *c, unsigned req)
 
 static void put_request_abbrev(struct dec_ctx *c, unsigned req)
 {
-	const char *n = xlat_name(ioctl_names, req);
+	const char *n = _IOC_TYPE(req) == KVMIO ? kvm_ioctl_name(req) :
+			xlat_name(ioctl_names, req);
 	unsigned dir = _IOC_DIR(req);
 
 	if (n) {
@@ -421,6 +423,8 @@ bool d_ioctl(struct dec_ctx *c)
 		dec_fd(c, (int)A(0));
 		dec_sep(c);
 		put_request(c, req);
+		if (_IOC_TYPE(req) == KVMIO)
+			return dec_kvm_ioctl(c, req);
 		switch (how) {
 		case IA_NONE:
 			return true;
@@ -466,6 +470,8 @@ bool d_ioctl(struct dec_ctx *c)
 		}
 		return true;
 	}
+	if (_IOC_TYPE(req) == KVMIO)
+		return dec_kvm_ioctl(c, req);
 	if (how == IA_FIEMAP) {
 		/* strace 6.1 adds nothing when the call failed. */
 		if (!dec_failed(c)) {

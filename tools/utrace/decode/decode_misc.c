@@ -102,7 +102,7 @@ bool d_getrandom(struct dec_ctx *c)
 		if (n > (size_t)c->strsize)
 			n = (size_t)c->strsize;
 		b = malloc(n + 1);
-		if (b && dec_read(c, A(0), b, n)) {
+		if (b && dec_read_mem(c, A(0), b, n)) {
 			dec_puts(c, "\"");
 			for (i = 0; i < n; i++)
 				dec_printf(c, "\\x%02x", b[i]);
@@ -472,9 +472,9 @@ bool d_kcmp(struct dec_ctx *c)
 	};
 	int i;
 
-	dec_int(c, IA(0));
+	dec_pid(c, IA(0));
 	SEP();
-	dec_int(c, IA(1));
+	dec_pid(c, IA(1));
 	SEP();
 	dec_xval(c, types, (unsigned)A(2), "KCMP_???");
 	for (i = 3; i < 5; i++) {

@@ -387,7 +387,8 @@ void dec_netlink(struct dec_ctx *c, int proto, unsigned long addr,
 void dec_sockbuf(struct dec_ctx *c, int fd, unsigned long addr,
 		 unsigned long len)
 {
-	int proto = dec_netlink_proto(c, fd);
+	/* -e verbose= without it: strace does not look for netlink then. */
+	int proto = c->hide_structs ? -2 : dec_netlink_proto(c, fd);
 
 	if (proto >= -1)
 		dec_netlink(c, proto, addr, len);

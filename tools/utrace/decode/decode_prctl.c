@@ -304,7 +304,7 @@ bool d_prctl(struct dec_ctx *c)
 		if (IA(1) == -1)
 			dec_puts(c, "PR_SET_PTRACER_ANY");
 		else
-			dec_int(c, IA(1));
+			dec_pid(c, IA(1));
 		return true;
 	case PR_SET_SECCOMP:
 		SEP();
@@ -360,7 +360,9 @@ static void put_cap_header(struct dec_ctx *c)
 	}
 	dec_puts(c, "{version=");
 	dec_xval(c, cap_versions, h.version, "_LINUX_CAPABILITY_VERSION_???");
-	dec_printf(c, ", pid=%d}", h.pid);
+	dec_puts(c, ", pid=");
+	dec_pid(c, h.pid);
+	dec_puts(c, "}");
 }
 
 static void put_cap_bits(struct dec_ctx *c, uint32_t lo, uint32_t hi)

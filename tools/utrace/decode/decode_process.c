@@ -27,6 +27,11 @@ static void put_str_array(struct dec_ctx *c, unsigned long addr, bool full)
 		dec_puts(c, "NULL");
 		return;
 	}
+	if (c->hide_structs) {
+		/* -e verbose= without it: the address alone, as strace. */
+		dec_ptr(c, addr);
+		return;
+	}
 	if (!full) {
 		for (i = 0; i < 4096; i++)
 			if (!dec_read(c, addr + i * 8, &p, sizeof(p)) || !p)
@@ -114,6 +119,7 @@ bool d_clone(struct dec_ctx *c)
 {
 	unsigned long fl = A(0);
 
+	c->rval = RV_PID;
 	if (!c->exiting) {
 		dec_puts(c, "child_stack=");
 		dec_ptr(c, A(1));
@@ -125,7 +131,11 @@ bool d_clone(struct dec_ctx *c)
 	if (fl & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
 		SEP();
 		dec_puts(c, "parent_tid=");
-		dec_int_ptr(c, A(2));
+		/* With CLONE_PIDFD alone, where the pidfd went. */
+		if (fl & CLONE_PARENT_SETTID)
+			dec_pid_ptr(c, A(2));
+		else
+			dec_fd_ptr(c, A(2));
 	}
 	if (fl & CLONE_SETTLS) {
 		SEP();
@@ -159,6 +169,7 @@ bool d_clone3(struct dec_ctx *c)
 {
 	struct clone_args_v0 ca;
 
+	c->rval = RV_PID;
 	if (c->exiting) {
 		if (!failed(c) && (c->saved & (CLONE_PIDFD |
 					       CLONE_PARENT_SETTID)) &&
@@ -167,12 +178,12 @@ bool d_clone3(struct dec_ctx *c)
 
 			if (ca.flags & CLONE_PIDFD) {
 				dec_printf(c, "%spidfd=", pre);
-				dec_int_ptr(c, (unsigned long)ca.pidfd);
+				dec_fd_ptr(c, (unsigned long)ca.pidfd);
 				pre = ", ";
 			}
 			if (ca.flags & CLONE_PARENT_SETTID) {
 				dec_printf(c, "%sparent_tid=", pre);
-				dec_int_ptr(c, (unsigned long)ca.parent_tid);
+				dec_pid_ptr(c, (unsigned long)ca.parent_tid);
 			}
 			dec_puts(c, "}");
 		}
@@ -264,8 +275,9 @@ bool d_wait4(struct dec_ctx *c)
 	int s;
 
 	if (!c->exiting) {
-		dec_int(c, IA(0));
+		dec_pid_or_pgid(c, IA(0));
 		SEP();
+		c->rval = RV_PID;
 		return false;
 	}
 	if (!A(1))
@@ -288,7 +300,12 @@ bool d_waitid(struct dec_ctx *c)
 	if (!c->exiting) {
 		dec_xval(c, xlat_idtype, A(0), "P_???");
 		SEP();
-		dec_int(c, IA(1));
+		switch ((unsigned)A(0)) {
+		case P_PID: dec_pid(c, IA(1)); break;
+		case P_PGID: dec_pgid(c, IA(1)); break;
+		case 3 /* P_PIDFD */: dec_fd(c, IA(1)); break;
+		default: dec_int(c, IA(1)); break;
+		}
 		SEP();
 		return false;
 	}
@@ -340,7 +357,7 @@ static void put_rlimit(struct dec_ctx *c, unsigned long addr, const char *inf)
 bool d_prlimit64(struct dec_ctx *c)
 {
 	if (!c->exiting) {
-		dec_int(c, IA(0));
+		dec_pid(c, IA(0));
 		SEP();
 		dec_xval(c, xlat_rlimits, A(1), "RLIMIT_???");
 		SEP();
@@ -406,28 +423,6 @@ bool d_times(struct dec_ctx *c)
 	dec_puts(c, ", tms_cstime=");
 	dec_clock_t(c->out, (unsigned long long)t.tms_cstime);
 	dec_puts(c, "}");
-	return true;
-}
-
-bool d_int1(struct dec_ctx *c)
-{
-	dec_int(c, IA(0));
-	return true;
-}
-
-bool d_int2(struct dec_ctx *c)
-{
-	dec_int(c, IA(0));
-	SEP();
-	dec_int(c, IA(1));
-	return true;
-}
-
-bool d_int3(struct dec_ctx *c)
-{
-	d_int2(c);
-	SEP();
-	dec_int(c, IA(2));
 	return true;
 }
 
@@ -564,6 +559,18 @@ bool d_setns(struct dec_ctx *c)
 	return true;
 }
 
+/* getpriority's and ioprio_get's who: a process, a group or other. */
+static void put_who(struct dec_ctx *c, unsigned which, unsigned process,
+		    unsigned pgrp, int who)
+{
+	if (which == process)
+		dec_pid(c, who);
+	else if (which == pgrp)
+		dec_pgid(c, who);
+	else
+		dec_int(c, who);
+}
+
 static const struct xlat prio_which[] = {
 	XLAT(PRIO_PROCESS), XLAT(PRIO_PGRP), XLAT(PRIO_USER), XLAT_END
 };
@@ -572,7 +579,7 @@ bool d_getpriority(struct dec_ctx *c)
 {
 	dec_xval(c, prio_which, A(0), "PRIO_???");
 	SEP();
-	dec_int(c, IA(1));
+	put_who(c, (unsigned)A(0), PRIO_PROCESS, PRIO_PGRP, IA(1));
 	if (c->nr == sys_number("setpriority")) {
 		SEP();
 		dec_int(c, IA(2));
@@ -617,7 +624,8 @@ bool d_ioprio(struct dec_ctx *c)
 	}
 	dec_xval(c, ioprio_who, A(0), "IOPRIO_WHO_???");
 	SEP();
-	dec_int(c, IA(1));
+	put_who(c, (unsigned)A(0), IOPRIO_WHO_PROCESS, IOPRIO_WHO_PGRP,
+		IA(1));
 	if (c->nr == sys_number("ioprio_set")) {
 		SEP();
 		put_ioprio(c->out, (unsigned)A(2));
@@ -684,7 +692,7 @@ bool d_get_robust_list(struct dec_ctx *c)
 	unsigned long v;
 
 	if (!c->exiting) {
-		dec_int(c, IA(0));
+		dec_pid(c, IA(0));
 		SEP();
 		return false;
 	}

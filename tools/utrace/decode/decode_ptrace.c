@@ -587,7 +587,7 @@ bool d_ptrace(struct dec_ctx *c)
 	if (req == PTRACE_TRACEME)
 		return true;
 	SEP();
-	dec_int(c, IA(1));
+	dec_pid(c, IA(1));
 	switch (req) {
 	case PTRACE_ATTACH:
 	case PTRACE_INTERRUPT:

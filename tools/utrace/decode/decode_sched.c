@@ -30,7 +30,7 @@ static void put_cpuset(struct dec_ctx *c, unsigned long addr, size_t size)
 
 bool d_sched_setaffinity(struct dec_ctx *c)
 {
-	dec_int(c, IA(0));
+	dec_pid(c, IA(0));
 	SEP();
 	dec_uint(c, (unsigned)A(1));
 	SEP();
@@ -41,7 +41,7 @@ bool d_sched_setaffinity(struct dec_ctx *c)
 bool d_sched_getaffinity(struct dec_ctx *c)
 {
 	if (!c->exiting) {
-		dec_int(c, IA(0));
+		dec_pid(c, IA(0));
 		SEP();
 		dec_uint(c, (unsigned)A(1));
 		SEP();
@@ -104,7 +104,7 @@ bool d_sched_policy(struct dec_ctx *c)
 		return true;
 	}
 	if (!c->exiting) {
-		dec_int(c, IA(0));
+		dec_pid(c, IA(0));
 		return false;
 	}
 	if (!dec_failed(c)) {
@@ -125,7 +125,7 @@ static void put_sched_param(struct dec_ctx *c, unsigned long addr)
 
 bool d_sched_setscheduler(struct dec_ctx *c)
 {
-	dec_int(c, IA(0));
+	dec_pid(c, IA(0));
 	SEP();
 	put_policy(c->out, (unsigned)A(1));
 	SEP();
@@ -139,7 +139,7 @@ bool d_sched_param(struct dec_ctx *c)
 	bool get = c->nr == sys_number("sched_getparam");
 
 	if (!c->exiting) {
-		dec_int(c, IA(0));
+		dec_pid(c, IA(0));
 		SEP();
 		if (get)
 			return false;
@@ -151,7 +151,7 @@ bool d_sched_param(struct dec_ctx *c)
 bool d_sched_rr_get_interval(struct dec_ctx *c)
 {
 	if (!c->exiting) {
-		dec_int(c, IA(0));
+		dec_pid(c, IA(0));
 		SEP();
 		return false;
 	}

@@ -6,6 +6,7 @@
  * syscall has.
  */
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 
 #include "decode/decoders.h"
 #include "decode/xlat.h"
@@ -155,7 +156,7 @@ static void put_siginfo_at(struct dec_ctx *c, unsigned long addr)
 
 bool d_rt_sigqueueinfo(struct dec_ctx *c)
 {
-	dec_int(c, IA(0));
+	dec_pid(c, IA(0));
 	SEP();
 	dec_signal(c, (unsigned)A(1));
 	SEP();
@@ -165,9 +166,9 @@ bool d_rt_sigqueueinfo(struct dec_ctx *c)
 
 bool d_rt_tgsigqueueinfo(struct dec_ctx *c)
 {
-	dec_int(c, IA(0));
+	dec_pid(c, IA(0));
 	SEP();
-	dec_int(c, IA(1));
+	dec_pid(c, IA(1));
 	SEP();
 	dec_signal(c, (unsigned)A(2));
 	SEP();
@@ -206,9 +207,13 @@ bool d_sigaltstack(struct dec_ctx *c)
 	return true;
 }
 
+/* kill's pid may be a process group (negative); tkill's is a thread. */
 bool d_kill(struct dec_ctx *c)
 {
-	dec_int(c, IA(0));
+	if (c->nr == SYS_kill)
+		dec_pid_or_pgid(c, IA(0));
+	else
+		dec_pid(c, IA(0));
 	SEP();
 	if (IA(1))
 		dec_signal(c, (unsigned)IA(1));
@@ -219,9 +224,9 @@ bool d_kill(struct dec_ctx *c)
 
 bool d_tgkill(struct dec_ctx *c)
 {
-	dec_int(c, IA(0));
+	dec_pid(c, IA(0));
 	SEP();
-	dec_int(c, IA(1));
+	dec_pid(c, IA(1));
 	SEP();
 	if (IA(2))
 		dec_signal(c, (unsigned)IA(2));

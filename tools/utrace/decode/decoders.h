@@ -156,9 +156,6 @@ bool d_getpriority(struct dec_ctx *c);
 bool d_getresuid(struct dec_ctx *c);
 bool d_getrlimit(struct dec_ctx *c);
 bool d_getrusage(struct dec_ctx *c);
-bool d_int1(struct dec_ctx *c);
-bool d_int2(struct dec_ctx *c);
-bool d_int3(struct dec_ctx *c);
 bool d_ioprio(struct dec_ctx *c);
 bool d_personality(struct dec_ctx *c);
 bool d_prlimit64(struct dec_ctx *c);
@@ -237,5 +234,9 @@ bool d_ptrace(struct dec_ctx *c);
 
 /* decode_ioctl.c */
 bool d_ioctl(struct dec_ctx *c);
+
+/* decode_kvm.c: KVM's requests (type 0xae), for d_ioctl. */
+const char *kvm_ioctl_name(unsigned req);
+bool dec_kvm_ioctl(struct dec_ctx *c, unsigned req);
 
 #endif

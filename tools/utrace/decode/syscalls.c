@@ -18,13 +18,14 @@
  *   X hex or flags that are an int  p pointer
  *   f descriptor  a directory descriptor (AT_FDCWD)  s path
  *   c string that is not a path  o mode (umode_t)  S signal  C clock
- *   T struct timespec
+ *   T struct timespec  P a thread or process id (-Y: its comm)
+ *   G a process group or session id
  * Before any decoder sees them, arguments whose kind is an int (d U X f
  * a S C) are cut to 32 bits (sign-extended when signed) and modes to 16,
  * as the kernel and strace read them, whatever the caller left in the
  * register's upper half.
  * A syscall without a decoder is printed by its kinds, and after a '>'
- * its result (f descriptor, x hex).  With a decoder, the kinds still say
+ * its result (f descriptor, x hex, P a thread or process id).  With a decoder, the kinds still say
  * which arguments are paths and descriptors.
  */
 #include <string.h>
@@ -90,7 +91,7 @@ const struct sysent sysent[NR_SYSENT] = {
 	[ 36] = { "getitimer", "Xp", 0, d_getitimer },
 	[ 37] = { "alarm", "U", 0, d_alarm },
 	[ 38] = { "setitimer", "Xpp", 0, d_getitimer },
-	[ 39] = { "getpid", "", PU, NULL },
+	[ 39] = { "getpid", ">P", PU, NULL },
 	[ 40] = { "sendfile", "ffpu", TD|TN, d_sendfile },
 	[ 41] = { "socket", "XXX", TN, d_socket },
 	[ 42] = { "connect", "fpU", TN, d_connect },
@@ -108,8 +109,8 @@ const struct sysent sysent[NR_SYSENT] = {
 	[ 54] = { "setsockopt", "fXXpU", TN, d_setsockopt },
 	[ 55] = { "getsockopt", "fXXpp", TN, d_getsockopt },
 	[ 56] = { "clone", "xppxx", TP, d_clone },
-	[ 57] = { "fork", "", TP, NULL },
-	[ 58] = { "vfork", "", TP, NULL },
+	[ 57] = { "fork", ">P", TP, NULL },
+	[ 58] = { "vfork", ">P", TP, NULL },
 	[ 59] = { "execve", "spp", TF|TP, d_execve },
 	[ 60] = { "exit", "d", TP, d_exit },
 	[ 61] = { "wait4", "dpXp", TP, d_wait4 },
@@ -156,31 +157,31 @@ const struct sysent sysent[NR_SYSENT] = {
 	[102] = { "getuid", "", TC|PU, NULL },
 	[103] = { "syslog", "dpd", 0, NULL },
 	[104] = { "getgid", "", TC|PU, NULL },
-	[105] = { "setuid", "d", TC, d_int1 },
-	[106] = { "setgid", "d", TC, d_int1 },
+	[105] = { "setuid", "d", TC, NULL },
+	[106] = { "setgid", "d", TC, NULL },
 	[107] = { "geteuid", "", TC|PU, NULL },
 	[108] = { "getegid", "", TC|PU, NULL },
-	[109] = { "setpgid", "dd", 0, d_int2 },
-	[110] = { "getppid", "", PU, NULL },
+	[109] = { "setpgid", "PG", 0, NULL },
+	[110] = { "getppid", ">P", PU, NULL },
 	[111] = { "getpgrp", "", PU, NULL },
 	[112] = { "setsid", "", 0, NULL },
-	[113] = { "setreuid", "dd", TC, d_int2 },
-	[114] = { "setregid", "dd", TC, d_int2 },
+	[113] = { "setreuid", "dd", TC, NULL },
+	[114] = { "setregid", "dd", TC, NULL },
 	[115] = { "getgroups", "dp", TC, d_getgroups },
 	[116] = { "setgroups", "dp", TC, d_setgroups },
-	[117] = { "setresuid", "ddd", TC, d_int3 },
+	[117] = { "setresuid", "ddd", TC, NULL },
 	[118] = { "getresuid", "ppp", TC, d_getresuid },
-	[119] = { "setresgid", "ddd", TC, d_int3 },
+	[119] = { "setresgid", "ddd", TC, NULL },
 	[120] = { "getresgid", "ppp", TC, d_getresuid },
-	[121] = { "getpgid", "d", 0, d_int1 },
-	[122] = { "setfsuid", "d", TC, d_int1 },
-	[123] = { "setfsgid", "d", TC, d_int1 },
-	[124] = { "getsid", "d", 0, d_int1 },
+	[121] = { "getpgid", "P", 0, NULL },
+	[122] = { "setfsuid", "d", TC, NULL },
+	[123] = { "setfsgid", "d", TC, NULL },
+	[124] = { "getsid", "P", 0, NULL },
 	[125] = { "capget", "pp", TC, d_capget },
 	[126] = { "capset", "pp", TC, d_capset },
 	[127] = { "rt_sigpending", "pu", TS, d_rt_sigpending },
 	[128] = { "rt_sigtimedwait", "pppu", TS, d_rt_sigtimedwait },
-	[129] = { "rt_sigqueueinfo", "dSp", TP|TS, d_rt_sigqueueinfo },
+	[129] = { "rt_sigqueueinfo", "PSp", TP|TS, d_rt_sigqueueinfo },
 	[130] = { "rt_sigsuspend", "pu", TS, d_rt_sigsuspend },
 	[131] = { "sigaltstack", "pp", TS, d_sigaltstack },
 	[132] = { "utime", "sp", TF, NULL },
@@ -193,13 +194,13 @@ const struct sysent sysent[NR_SYSENT] = {
 	[139] = { "sysfs", "dxx", 0, NULL },
 	[140] = { "getpriority", "Xd", 0, d_getpriority },
 	[141] = { "setpriority", "Xdd", 0, d_getpriority },
-	[142] = { "sched_setparam", "dp", 0, d_sched_param },
-	[143] = { "sched_getparam", "dp", 0, d_sched_param },
-	[144] = { "sched_setscheduler", "dxp", 0, d_sched_setscheduler },
-	[145] = { "sched_getscheduler", "d", 0, d_sched_policy },
+	[142] = { "sched_setparam", "Pp", 0, d_sched_param },
+	[143] = { "sched_getparam", "Pp", 0, d_sched_param },
+	[144] = { "sched_setscheduler", "Pxp", 0, d_sched_setscheduler },
+	[145] = { "sched_getscheduler", "P", 0, d_sched_policy },
 	[146] = { "sched_get_priority_max", "X", 0, d_sched_policy },
 	[147] = { "sched_get_priority_min", "X", 0, d_sched_policy },
-	[148] = { "sched_rr_get_interval", "dp", 0, d_sched_rr_get_interval },
+	[148] = { "sched_rr_get_interval", "Pp", 0, d_sched_rr_get_interval },
 	[149] = { "mlock", "pu", TM, d_addr_len },
 	[150] = { "munlock", "pu", TM, d_addr_len },
 	[151] = { "mlockall", "X", TM, d_mlockall },
@@ -237,7 +238,7 @@ const struct sysent sysent[NR_SYSENT] = {
 	[183] = { "afs_syscall", "xxxxx", 0, NULL },
 	[184] = { "tuxcall", "xxx", 0, NULL },
 	[185] = { "security", "xxx", 0, NULL },
-	[186] = { "gettid", "", PU, NULL },
+	[186] = { "gettid", ">P", PU, NULL },
 	[187] = { "readahead", "fDu", TD, NULL },
 	[188] = { "setxattr", "scpux", TF, d_setxattr },
 	[189] = { "lsetxattr", "scpux", TF, d_setxattr },
@@ -251,11 +252,11 @@ const struct sysent sysent[NR_SYSENT] = {
 	[197] = { "removexattr", "sc", TF, NULL },
 	[198] = { "lremovexattr", "sc", TF, NULL },
 	[199] = { "fremovexattr", "fc", TD, NULL },
-	[200] = { "tkill", "dS", TP|TS, d_kill },
+	[200] = { "tkill", "PS", TP|TS, d_kill },
 	[201] = { "time", "p", TCL, d_time },
 	[202] = { "futex", "pXxppx", 0, d_futex },
-	[203] = { "sched_setaffinity", "dUp", 0, d_sched_setaffinity },
-	[204] = { "sched_getaffinity", "dUp", 0, d_sched_getaffinity },
+	[203] = { "sched_setaffinity", "PUp", 0, d_sched_setaffinity },
+	[204] = { "sched_getaffinity", "PUp", 0, d_sched_getaffinity },
 	[205] = { "set_thread_area", "p", 0, NULL },
 	[206] = { "io_setup", "Up", TM, NULL },
 	[207] = { "io_destroy", "p", TM, NULL },
@@ -264,7 +265,7 @@ const struct sysent sysent[NR_SYSENT] = {
 	[210] = { "io_cancel", "xpp", 0, NULL },
 	[211] = { "get_thread_area", "p", 0, NULL },
 	[212] = { "lookup_dcookie", "xpu", 0, NULL },
-	[213] = { "epoll_create", "d", TD, d_int1 },
+	[213] = { "epoll_create", "d", TD, NULL },
 	[214] = { "epoll_ctl_old", "xxxx", 0, NULL },
 	[215] = { "epoll_wait_old", "xxxx", 0, NULL },
 	[216] = { "remap_file_pages", "puxux", TM, NULL },
@@ -285,7 +286,7 @@ const struct sysent sysent[NR_SYSENT] = {
 	[231] = { "exit_group", "d", TP, d_exit },
 	[232] = { "epoll_wait", "fpdd", TD, d_epoll_wait },
 	[233] = { "epoll_ctl", "fXfp", TD, d_epoll_ctl },
-	[234] = { "tgkill", "ddS", TP|TS, d_tgkill },
+	[234] = { "tgkill", "PPS", TP|TS, d_tgkill },
 	[235] = { "utimes", "sp", TF, NULL },
 	[236] = { "vserver", "xxxxx", 0, NULL },
 	[237] = { "mbind", "puxpux", TM, d_mbind },
@@ -307,7 +308,7 @@ const struct sysent sysent[NR_SYSENT] = {
 	[253] = { "inotify_init", ">f", TD, NULL },
 	[254] = { "inotify_add_watch", "fsX", TF|TD, d_inotify_add_watch },
 	[255] = { "inotify_rm_watch", "fd", TD, d_inotify_rm_watch },
-	[256] = { "migrate_pages", "dupp", TM, NULL },
+	[256] = { "migrate_pages", "Pupp", TM, NULL },
 	[257] = { "openat", "asXo", TF|TD, d_open },
 	[258] = { "mkdirat", "aso", TF|TD, NULL },
 	[259] = { "mknodat", "asoU", TF|TD, d_mknod },
@@ -325,12 +326,12 @@ const struct sysent sysent[NR_SYSENT] = {
 	[271] = { "ppoll", "pUTpu", TD, d_ppoll },
 	[272] = { "unshare", "x", 0, d_unshare },
 	[273] = { "set_robust_list", "pu", 0, d_set_robust_list },
-	[274] = { "get_robust_list", "dpp", 0, d_get_robust_list },
+	[274] = { "get_robust_list", "Ppp", 0, d_get_robust_list },
 	[275] = { "splice", "fpfpuX", TD, NULL },
 	[276] = { "tee", "ffuX", TD, NULL },
 	[277] = { "sync_file_range", "fDDX", TD, NULL },
 	[278] = { "vmsplice", "fpuX", TD, d_vmsplice },
-	[279] = { "move_pages", "dupppx", TM, NULL },
+	[279] = { "move_pages", "Pupppx", TM, NULL },
 	[280] = { "utimensat", "aspX", TF|TD, d_utimensat },
 	[281] = { "epoll_pwait", "fpddpu", TD, d_epoll_wait },
 	[282] = { "signalfd", "fpu", TD|TS, d_signalfd },
@@ -348,12 +349,12 @@ const struct sysent sysent[NR_SYSENT] = {
 	[294] = { "inotify_init1", "X", TD, d_inotify_init1 },
 	[295] = { "preadv", "fpdD", TD, d_preadv },
 	[296] = { "pwritev", "fpdD", TD, d_pwritev },
-	[297] = { "rt_tgsigqueueinfo", "ddSp", TP|TS, d_rt_tgsigqueueinfo },
+	[297] = { "rt_tgsigqueueinfo", "PPSp", TP|TS, d_rt_tgsigqueueinfo },
 	[298] = { "perf_event_open", "pddfx>f", TD, NULL },
 	[299] = { "recvmmsg", "fpUXT", TN, d_recvmmsg },
 	[300] = { "fanotify_init", "XX>f", TD, NULL },
 	[301] = { "fanotify_mark", "fXxas", TF|TD, NULL },
-	[302] = { "prlimit64", "dxpp", 0, d_prlimit64 },
+	[302] = { "prlimit64", "Pxpp", 0, d_prlimit64 },
 	[303] = { "name_to_handle_at", "asppX", TF|TD, NULL },
 	[304] = { "open_by_handle_at", "fpX>f", TD, NULL },
 	[305] = { "clock_adjtime", "Cp", TCL, NULL },
@@ -361,12 +362,12 @@ const struct sysent sysent[NR_SYSENT] = {
 	[307] = { "sendmmsg", "fpUX", TN, d_sendmmsg },
 	[308] = { "setns", "fX", TD, d_setns },
 	[309] = { "getcpu", "ppp", 0, d_getcpu },
-	[310] = { "process_vm_readv", "dpupux", 0, NULL },
-	[311] = { "process_vm_writev", "dpupux", 0, NULL },
-	[312] = { "kcmp", "ddXuu", 0, d_kcmp },
+	[310] = { "process_vm_readv", "Ppupux", 0, NULL },
+	[311] = { "process_vm_writev", "Ppupux", 0, NULL },
+	[312] = { "kcmp", "PPXuu", 0, d_kcmp },
 	[313] = { "finit_module", "fcX", TD, NULL },
-	[314] = { "sched_setattr", "dpX", 0, NULL },
-	[315] = { "sched_getattr", "dpUX", 0, NULL },
+	[314] = { "sched_setattr", "PpX", 0, NULL },
+	[315] = { "sched_getattr", "PpUX", 0, NULL },
 	[316] = { "renameat2", "asasX", TF|TD, d_renameat2 },
 	[317] = { "seccomp", "XXp", 0, d_seccomp },
 	[318] = { "getrandom", "puX", 0, d_getrandom },
@@ -396,7 +397,7 @@ const struct sysent sysent[NR_SYSENT] = {
 	[431] = { "fsconfig", "fdcpd", TF|TD, NULL },
 	[432] = { "fsmount", "fXX>f", TD, NULL },
 	[433] = { "fspick", "asX>f", TF|TD, NULL },
-	[434] = { "pidfd_open", "dX>f", TD, NULL },
+	[434] = { "pidfd_open", "PX>f", TD, NULL },
 	[435] = { "clone3", "pu", TP, d_clone3 },
 	[436] = { "close_range", "UUX", 0, d_close_range },
 	[437] = { "openat2", "aspu", TF|TD, d_openat2 },
@@ -498,6 +499,8 @@ void dec_arg(struct dec_ctx *c, int i)
 	case 'u': dec_ulong(c, A(i)); break;
 	case 'p': dec_ptr(c, A(i)); break;
 	case 'f': dec_fd(c, IA(i)); break;
+	case 'P': dec_pid(c, IA(i)); break;
+	case 'G': dec_pgid(c, IA(i)); break;
 	case 'a': dec_dirfd(c, IA(i)); break;
 	case 's': dec_path(c, A(i)); break;
 	case 'c': dec_cstr(c, A(i)); break;
@@ -540,7 +543,8 @@ static bool decode_args(struct dec_ctx *c)
 
 	dec_args(c, 0, n);
 	if (k && k[n] == '>')
-		c->rval = k[n + 1] == 'f' ? RV_FD : RV_HEX;
+		c->rval = k[n + 1] == 'f' ? RV_FD :
+			  k[n + 1] == 'P' ? RV_PID : RV_HEX;
 	return true;
 }
 
@@ -551,7 +555,8 @@ static void narrow_args(unsigned long *a, const char *sig)
 
 	for (i = 0; sig && sig[i] && sig[i] != '>' && i < 6; i++) {
 		switch (sig[i]) {
-		case 'd': case 'f': case 'a': case 'S': case 'C':
+		case 'd': case 'f': case 'a': case 'S': case 'C': case 'P':
+		case 'G':
 			a[i] = (unsigned long)(long)(int)a[i];
 			break;
 		case 'U': case 'X':
@@ -570,6 +575,18 @@ bool decode_syscall(struct dec_ctx *c)
 	unsigned long raw[6];
 	bool done;
 
+	if (c->raw) {
+		/* -e raw=: the registers as they are, and the result in hex. */
+		int i, n = sys_nargs(c->nr);
+
+		for (i = 0; i < n && !c->exiting; i++) {
+			if (i)
+				SEP();
+			dec_hex(c, A(i));
+		}
+		c->rval = RV_HEX;
+		return true;
+	}
 	/* The decoders see the narrowed values; the caller keeps the raw. */
 	memcpy(raw, c->a, sizeof(raw));
 	narrow_args(c->a, s ? s->args : NULL);

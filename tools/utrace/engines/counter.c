@@ -183,6 +183,8 @@ static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 	} else {
 		d = cpu_time(t, t->src == SRC_PROC_CLOCK) - t->t_entry;
 	}
+	/* -O: what tracing adds to each call, as strace takes it off. */
+	d -= t->c->s.overhead;
 	if (d < 0)
 		d = 0;
 	st = &t->c->stats[t->nr];

@@ -83,6 +83,7 @@ void printer_defaults(struct printer_settings *s)
 	memset(s, 0, sizeof(*s));
 	memset(s->signals, true, sizeof(s->signals));
 	memset(s->abbrev, true, sizeof(s->abbrev));
+	memset(s->verbose, true, sizeof(s->verbose));
 	s->status_mask = ST_ALL;
 	s->strsize = 32;
 	s->columns = 40;
@@ -147,32 +148,36 @@ static bool staged_mode(const struct printer *p)
 /* "1234" or, with -Y, "1234<comm>". */
 static void refresh_comm(struct pthr *t)
 {
-	pid_t tid = t->tid;
-	char path[64], comm[64];
-	FILE *f;
+	char comm[sizeof(t->comm)];
 
-	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(comm, sizeof(comm), f)) {
-			comm[strcspn(comm, "\n")] = '\0';
-			memcpy(t->comm, comm, sizeof(t->comm));
-		}
-		fclose(f);
-	}
+	if (proc_comm(t->tid, comm, sizeof(comm)))
+		memcpy(t->comm, comm, sizeof(t->comm));
 }
 
-static void put_pid(struct sbuf *b, struct pthr *t, bool wide)
+/*
+ * As strace's printleader: "[pid  123<sh>]" (wide: the number in 5
+ * columns), or for -o FILE -f "123<sh> " and "123   " without a name;
+ * the name quoted as a path between < and > is.  Whether one was shown.
+ */
+static bool put_pid(struct sbuf *b, struct pthr *t, bool wide)
 {
-	if (!t->p->s.decode_pids) {
-		if (wide)
-			for (int w = 10000; w > 1 && t->tid < w; w /= 10)
-				sb_putc(b, ' ');
-		sb_putd(b, t->tid);
-		return;
+	bool comm = false;
+
+	if (t->p->s.decode_pids & DEC_PID_COMM) {
+		refresh_comm(t);
+		comm = t->comm[0];
 	}
-	refresh_comm(t);
-	sb_printf(b, "%d<%s>", t->tid, t->comm);
+	if (wide)
+		for (int w = 10000; w > 1 && t->tid < w; w /= 10)
+			sb_putc(b, ' ');
+	sb_putd(b, t->tid);
+	if (comm) {
+		sb_putc(b, '<');
+		dec_quote(b, t->p->s.hexstr, (unsigned char *)t->comm,
+			  strlen(t->comm), QUOTE_PATH_IN_FD);
+		sb_putc(b, '>');
+	}
+	return comm;
 }
 
 static const long p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
@@ -190,9 +195,9 @@ static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 	if (p->s.pids == PR_PIDS_ALWAYS) {
 		size_t l = b->len;
 
-		put_pid(b, t, false);
-		while (b->len - l < 5)
-			sb_putc(b, ' ');
+		if (!put_pid(b, t, false))
+			while (b->len - l < 5)
+				sb_putc(b, ' ');
 		sb_putc(b, ' ');
 	} else if (p->s.pids == PR_PIDS_MANY && p->live > 1) {
 		sb_puts(b, "[pid ");
@@ -355,6 +360,29 @@ static void print_stack(struct pthr *t, struct utrace_engine *e)
 	sb_free(&b);
 }
 
+/* A new line's decoder context: syscall nr as the settings print it. */
+static void dc_setup(struct pthr *t, long nr)
+{
+	const struct printer_settings *s = &t->p->s;
+	bool known = nr >= 0 && nr < NR_MAX;
+
+	sb_reset(&t->line);
+	dec_clear(&t->dc);
+	t->dc.tid = t->tid;
+	t->dc.nr = nr;
+	t->dc.strsize = s->strsize;
+	t->dc.decode_fds = s->decode_fds;
+	t->dc.hexstr = s->hexstr;
+	t->dc.xlat_style = s->xlat_style;
+	t->dc.sockets = t->sockets;
+	t->dc.no_abbrev = known && !s->abbrev[nr];
+	t->dc.hide_structs = known && !s->verbose[nr];
+	t->dc.raw = known && s->raw[nr];
+	t->dc.decode_pids = s->decode_pids;
+	t->dc.kvm_vcpu = s->kvm_vcpu;
+	t->dc.out = &t->line;
+}
+
 /*
  * A syscall's entry, from an engine (e) or from a joined queue's record
  * (e NULL: no -P, no -k); memory is read with mem(ctx, ...), here and at
@@ -382,17 +410,8 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	t->lead_nr = sc.nr;
 	t->lead_ip = sc.ip;
 	t->ip_known = true;
-	sb_reset(&t->line);
-	dec_clear(&t->dc);
-	t->dc.tid = t->tid;
-	t->dc.nr = sc.nr;
+	dc_setup(t, sc.nr);
 	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
-	t->dc.strsize = t->p->s.strsize;
-	t->dc.decode_fds = t->p->s.decode_fds;
-	t->dc.hexstr = t->p->s.hexstr;
-	t->dc.xlat_style = t->p->s.xlat_style;
-	t->dc.sockets = t->sockets;
-	t->dc.no_abbrev = sc.nr >= 0 && sc.nr < NR_MAX && !t->p->s.abbrev[sc.nr];
 	t->dc.mem_read = mem;
 	t->dc.mem_ctx = ctx;
 	t->dc.out = &t->line;
@@ -514,7 +533,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		t->filtered = false;
 		return;
 	}
-	if (t->p->s.decode_pids)
+	if (t->p->s.decode_pids & DEC_PID_COMM)
 		refresh_comm(t);	/* a successful execve renames */
 	if (!t->in_syscall) {
 		/* Attached in the middle of a syscall: no entry was seen. */
@@ -523,15 +542,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		t->lead_nr = sc.nr;
 		t->lead_ip = sc.ip;
 		t->ip_known = true;
-		sb_reset(&t->line);
-		dec_clear(&t->dc);
-		t->dc.tid = t->tid;
-		t->dc.nr = sc.nr;
-		t->dc.decode_fds = t->p->s.decode_fds;
-	t->dc.hexstr = t->p->s.hexstr;
-	t->dc.xlat_style = t->p->s.xlat_style;
-		t->dc.sockets = t->sockets;
-		t->dc.out = &t->line;
+		dc_setup(t, sc.nr);
 		t->entry_len = 0;
 		t->done = true;
 		t->unfinished = true;
@@ -687,7 +698,7 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 {
 	enum utrace_signal_action sa = utrace_signal_action(action);
 	struct fd_view fds = { t->sockets, t->tid, t->p->s.decode_fds,
-			       t->p->s.hexstr };
+			       t->p->s.hexstr, t->p->s.decode_pids };
 	struct sbuf b = { 0 };
 
 	if (!signal_arrives(action, info) ||
@@ -963,11 +974,24 @@ static void p_release(void *data)
 	free(t);
 }
 
+/* -Y: a new child's name, while it is held before it runs. */
+static uint32_t p_clone(uint32_t action, struct utrace_engine *e,
+			unsigned long clone_flags, pid_t child)
+{
+	struct pthr *t = utrace_engine_data(e);
+
+	t->dc.child = child;
+	if (!proc_comm(child, t->dc.child_comm, sizeof(t->dc.child_comm)))
+		t->dc.child_comm[0] = '\0';
+	return keep(action);
+}
+
 static const struct utrace_engine_ops printer_ops = {
 	.report_syscall_entry = p_entry,
 	.report_syscall_exit = p_exit,
 	.report_signal = p_signal,
 	.report_jctl = p_jctl,
+	.report_clone = p_clone,
 	.report_exec = p_exec,
 	.report_exit = p_exit_ev,
 	.report_death = p_death,
@@ -1100,7 +1124,9 @@ int printer_attach(struct printer *p, struct utrace_tracer *tr, pid_t tid,
 				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(JCTL) |
 				UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
 				UTRACE_EVENT(REAP) |
-				(p->s.print_nr ? UTRACE_EVENT(EXIT) : 0));
+				(p->s.print_nr ? UTRACE_EVENT(EXIT) : 0) |
+				(p->s.decode_pids & DEC_PID_COMM ?
+				 UTRACE_EVENT(CLONE) : 0));
 	utrace_engine_put(e);
 	return err;
 }

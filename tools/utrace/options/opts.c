@@ -47,50 +47,83 @@ struct parser {
 	bool long_seen;		/* --strings-in-hex seen */
 };
 
+/* -e kvm=vcpu: the only value strace takes. */
+static void parse_kvm(struct options *o, const char *v)
+{
+	if (strcmp(v, "vcpu"))
+		opt_die_plain("invalid -e kvm= argument: '%s'", v);
+	o->print.kvm_vcpu = true;
+}
+
+/*
+ * -e NAME=SET, strace's qualifiers and their short names; an unknown
+ * NAME (or none) makes the whole expression a trace set, as in strace.
+ */
 static void parse_expr(struct parser *ps, const char *e)
 {
+	enum {
+		Q_TRACE, Q_ABBREV, Q_VERBOSE, Q_RAW, Q_SIGNAL, Q_STATUS,
+		Q_QUIET, Q_READ, Q_WRITE, Q_FAULT, Q_INJECT, Q_KVM,
+		Q_DECODE_FD, Q_DECODE_PID, Q_SECONTEXT,
+	};
+	static const struct {
+		const char *name;
+		int what;
+	} quals[] = {
+		{ "trace", Q_TRACE }, { "t", Q_TRACE },
+		{ "abbrev", Q_ABBREV }, { "a", Q_ABBREV },
+		{ "verbose", Q_VERBOSE }, { "v", Q_VERBOSE },
+		{ "raw", Q_RAW }, { "x", Q_RAW },
+		{ "signal", Q_SIGNAL }, { "signals", Q_SIGNAL },
+		{ "s", Q_SIGNAL }, { "status", Q_STATUS },
+		{ "quiet", Q_QUIET }, { "silent", Q_QUIET },
+		{ "silence", Q_QUIET }, { "q", Q_QUIET },
+		{ "read", Q_READ }, { "reads", Q_READ }, { "r", Q_READ },
+		{ "write", Q_WRITE }, { "writes", Q_WRITE }, { "w", Q_WRITE },
+		{ "fault", Q_FAULT }, { "inject", Q_INJECT },
+		{ "kvm", Q_KVM }, { "decode-fd", Q_DECODE_FD },
+		{ "decode-fds", Q_DECODE_FD }, { "decode-pid", Q_DECODE_PID },
+		{ "decode-pids", Q_DECODE_PID }, { "secontext", Q_SECONTEXT },
+	};
 	struct options *o = ps->o;
-	const char *eq = strchr(e, '=');
-	size_t n = eq ? (size_t)(eq - e) : 0;
-	const char *v = eq ? eq + 1 : e;
+	const char *v = e;
+	int what = Q_TRACE;
+	size_t i;
 
-	if (!eq || (n == 5 && !strncmp(e, "trace", 5)) ||
-	    (n == 1 && *e == 't')) {
+	for (i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+		size_t n = strlen(quals[i].name);
+
+		if (!strncmp(e, quals[i].name, n) && e[n] == '=') {
+			v = e + n + 1;
+			what = quals[i].what;
+			break;
+		}
+	}
+	switch (what) {
+	case Q_TRACE:
 		parse_syscall_set(v, o->trace_set, "-e trace");
 		o->trace_all = false;
-	} else if ((n == 6 && !strncmp(e, "signal", 6)) ||
-		   (n == 7 && !strncmp(e, "signals", 7)) ||
-		   (n == 1 && *e == 's')) {
-		parse_signal_set(o, v);
-	} else if (n == 6 && !strncmp(e, "status", 6)) {
-		parse_status_set(o, v);
-	} else if (n == 6 && !strncmp(e, "inject", 6)) {
-		parse_inject(o, v);
-	} else if (n == 5 && !strncmp(e, "fault", 5)) {
-		parse_fault(o, v);
-	} else if ((n == 5 && !strncmp(e, "quiet", 5)) ||
-		   (n == 6 && !strncmp(e, "silent", 6)) ||
-		   (n == 6 && !strncmp(e, "silence", 6))) {
+		break;
+	case Q_ABBREV: parse_syscall_set(v, o->print.abbrev, "-e abbrev"); break;
+	case Q_VERBOSE: parse_syscall_set(v, o->print.verbose, "-e verbose"); break;
+	case Q_RAW: parse_syscall_set(v, o->print.raw, "-e raw"); break;
+	case Q_SIGNAL: parse_signal_set(o, v); break;
+	case Q_STATUS: parse_status_set(o, v); break;
+	case Q_QUIET:
 		parse_quiet_set(o, v);
 		ps->quiet_set = true;
-	} else if ((n == 6 && !strncmp(e, "abbrev", 6)) ||
-		   (n == 1 && *e == 'a')) {
-		parse_syscall_set(v, o->print.abbrev, "-e abbrev");
-	} else if ((n == 4 && !strncmp(e, "read", 4)) ||
-		   (n == 5 && !strncmp(e, "reads", 5)) ||
-		   (n == 1 && *e == 'r')) {
-		parse_fd_set(&o->read_fds, v);
-	} else if ((n == 5 && !strncmp(e, "write", 5)) ||
-		   (n == 6 && !strncmp(e, "writes", 6)) ||
-		   (n == 1 && *e == 'w')) {
-		parse_fd_set(&o->write_fds, v);
-	} else if (n == 10 && !strncmp(e, "decode-fds", 10)) {
-		parse_decode_fds(o, v);
-	} else {
-		opt_die("-e %.*s: not supported by utrace (supported: trace, "
-		    "signal, status, inject, fault, quiet, read, write, "
-		    "abbrev, decode-fds)",
-		    (int)n, e);
+		break;
+	case Q_READ: parse_fd_set(&o->read_fds, v); break;
+	case Q_WRITE: parse_fd_set(&o->write_fds, v); break;
+	case Q_FAULT: parse_fault(o, v); break;
+	case Q_INJECT: parse_inject(o, v); break;
+	case Q_KVM: parse_kvm(o, v); break;
+	case Q_DECODE_FD: parse_decode_fds(o, v); break;
+	case Q_DECODE_PID: parse_decode_pids(o, v); break;
+	case Q_SECONTEXT:
+		/* strace's words when built without SELinux, as Debian's is. */
+		opt_die_plain("SELinux context printing (--secontext option) "
+			      "is not supported by this build of utrace");
 	}
 }
 
@@ -98,8 +131,112 @@ enum {
 	OPT_JSON = 256, OPT_TIMELINE, OPT_INJECT, OPT_TRACE, OPT_SIGNAL,
 	OPT_STATUS, OPT_FF, OPT_QUIET, OPT_DECODE_FDS, OPT_SECCOMP,
 	OPT_ABS_TS, OPT_REL_TS, OPT_SC_TIMES, OPT_DECODE_PIDS, OPT_DAEMONIZE,
+	OPT_PIDNS, OPT_TIPS, OPT_VERBOSE, OPT_RAW, OPT_KVM,
 	OPT_GDB = 0x7900, OPT_NO_SERVE,
 };
+
+/*
+ * strace's refusal of an option's argument, naming the option as it was
+ * given: "invalid -s argument: 'X'" or "invalid --string-limit ...".
+ */
+static void __attribute__((noreturn))
+bad_arg(int c, int lidx, const struct option *longopts, const char *arg)
+{
+	if (lidx >= 0)
+		opt_die("invalid --%s argument: '%s'", longopts[lidx].name,
+			arg ? arg : "");
+	opt_die("invalid -%c argument: '%s'", c, arg ? arg : "");
+}
+
+/* A whole number from 0 to max, or the option's refusal. */
+static unsigned long uint_arg(int c, int lidx, const struct option *longopts,
+			      const char *arg, unsigned long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (!*arg || *end || errno || v < 0 || (unsigned long)v > max)
+		bad_arg(c, lidx, longopts, arg);
+	return (unsigned long)v;
+}
+
+/*
+ * -O: a duration as strace's parse_ts() reads it, a whole or decimal
+ * number with s, ms, us (the default) or ns after it; in seconds.
+ */
+static int parse_duration(const char *s, double *out)
+{
+	static const struct {
+		const char *sfx;
+		double scale;
+	} units[] = { { "", 1e-6 }, { "s", 1 }, { "ms", 1e-3 },
+		      { "us", 1e-6 }, { "ns", 1e-9 } };
+	char *end;
+	double v;
+	size_t i;
+
+	if (!*s || strspn(s, "eE.-+0123456789") == 0)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || v < 0)
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].sfx)) {
+			*out = v * units[i].scale;
+			return 0;
+		}
+	return -1;
+}
+
+/* --tips[=[[id:]ID][,[format:]FORMAT]]: ID a number or random. */
+static int parse_tips(struct options *o, const char *arg)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int fmt = o->tips == TIPS_NONE ? TIPS_COMPACT : o->tips;
+	int id = o->tips == TIPS_NONE ? -1 : o->tip_id, err = 0;
+
+	if (!copy)
+		opt_die_plain("out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		bool may_id = true, may_fmt = true;
+		char *end;
+
+		if (!strncasecmp(tok, "id:", 3)) {
+			tok += 3;
+			may_fmt = false;
+		} else if (!strncasecmp(tok, "format:", 7)) {
+			tok += 7;
+			may_id = false;
+		}
+		if (may_id && !strcasecmp(tok, "random")) {
+			id = -1;
+		} else if (may_id && *tok >= '0' && *tok <= '9') {
+			long v = strtol(tok, &end, 10);
+
+			if (*end || v > 0x7fffffff)
+				err = -1;
+			id = (int)v;
+		} else if (may_fmt && !strcasecmp(tok, "none")) {
+			fmt = TIPS_NONE;
+		} else if (may_fmt && !strcasecmp(tok, "compact")) {
+			fmt = TIPS_COMPACT;
+		} else if (may_fmt && !strcasecmp(tok, "full")) {
+			fmt = TIPS_FULL;
+		} else {
+			err = -1;
+		}
+	}
+	free(copy);
+	if (!err) {
+		o->tips = fmt;
+		o->tip_id = id;
+	}
+	return err;
+}
 
 /* s, ms, us, ns: digits after the point; -1 if none of these. */
 static int precision_digits(const char *s)
@@ -243,6 +380,7 @@ int parse_options(struct options *o, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "signal", required_argument, NULL, OPT_SIGNAL },
+		{ "signals", required_argument, NULL, OPT_SIGNAL },
 		{ "status", required_argument, NULL, OPT_STATUS },
 		{ "inject", required_argument, NULL, OPT_INJECT },
 		{ "string-limit", required_argument, NULL, 's' },
@@ -258,6 +396,13 @@ int parse_options(struct options *o, int argc, char **argv)
 		{ "interruptible", required_argument, NULL, 'I' },
 		{ "seccomp-bpf", no_argument, NULL, OPT_SECCOMP },
 		{ "decode-pids", required_argument, NULL, OPT_DECODE_PIDS },
+		{ "pidns-translation", no_argument, NULL, OPT_PIDNS },
+		{ "debug", no_argument, NULL, 'd' },
+		{ "summary-syscall-overhead", required_argument, NULL, 'O' },
+		{ "tips", optional_argument, NULL, OPT_TIPS },
+		{ "verbose", required_argument, NULL, OPT_VERBOSE },
+		{ "raw", required_argument, NULL, OPT_RAW },
+		{ "kvm", required_argument, NULL, OPT_KVM },
 		{ "summary-only", no_argument, NULL, 'c' },
 		{ "summary", no_argument, NULL, 'C' },
 		{ "summary-sort-by", required_argument, NULL, 'S' },
@@ -266,12 +411,15 @@ int parse_options(struct options *o, int argc, char **argv)
 		{ "detach-on", required_argument, NULL, 'b' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "daemonize", optional_argument, NULL, OPT_DAEMONIZE },
+		{ "daemonised", optional_argument, NULL, OPT_DAEMONIZE },
+		{ "daemonized", optional_argument, NULL, OPT_DAEMONIZE },
 		{ "const-print-style", required_argument, NULL, 'X' },
 		{ "summary-wall-clock", no_argument, NULL, 'w' },
 		{ "quiet", optional_argument, NULL, OPT_QUIET },
 		{ "silent", optional_argument, NULL, OPT_QUIET },
 		{ "silence", optional_argument, NULL, OPT_QUIET },
 		{ "failed-only", no_argument, NULL, 'Z' },
+		{ "failing-only", no_argument, NULL, 'Z' },
 		{ "successful-only", no_argument, NULL, 'z' },
 		{ "attach", required_argument, NULL, 'p' },
 		{ "stack-traces", no_argument, NULL, 'k' },
@@ -292,7 +440,8 @@ int parse_options(struct options *o, int argc, char **argv)
 	};
 	int c, follow = 0, qflag = 0, yflag = 0, rel_prec = -1, t_prec = -1;
 	bool seccomp = false, abs_ts = false, sort_set = false;
-	int daemon_short = 0, daemon_long = 0;
+	int daemon_short = 0, daemon_long = 0, lidx;
+	bool opt_f = false;
 	struct parser parser = { .o = o, .ts_format = -1, .ts_prec = -1 };
 	struct parser *ps = &parser;
 
@@ -301,9 +450,9 @@ int parse_options(struct options *o, int argc, char **argv)
 	o->sort = COL_PERCENT;
 	o->trace_all = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv,
-				"+:fo:e:s:xvyTtrcCS:U:AX:b:u:DwqZzp:P:nikYa:E:I:Vh",
-				longopts, NULL)) != -1) {
+	while ((lidx = -1, c = getopt_long(argc, argv,
+				"+:fFdo:O:e:s:xvyTtrcCS:U:AX:b:u:DwqZzp:P:nikYa:E:I:Vh",
+				longopts, &lidx)) != -1) {
 		switch (c) {
 		case 'f': follow++; break;
 		case OPT_FF: follow = 2; break;
@@ -317,7 +466,9 @@ int parse_options(struct options *o, int argc, char **argv)
 		case OPT_STATUS: parse_status_set(o, optarg); break;
 		case OPT_INJECT: parse_inject(o, optarg); break;
 		case 's':
-			o->print.strsize = (int)parse_num(optarg, "string limit", 0);
+			/* strace's bound: what fits 4 bytes of output each. */
+			o->print.strsize = (int)uint_arg(c, lidx, longopts,
+							 optarg, -1U / 4);
 			break;
 		case 'x':
 		case OPT_STRINGS_IN_HEX: parse_hexstr(ps, c, optarg); break;
@@ -351,28 +502,31 @@ int parse_options(struct options *o, int argc, char **argv)
 		case 'n': o->print.print_nr = true; break;
 		case 'i': o->print.print_ip = true; break;
 		case 'k': o->print.stack_trace = true; break;
-		case 'a': {
-			char *end;
-			long v;
-
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || errno || v < 0 || v > 0x7fffffff)
-				opt_die("invalid -a argument: '%s'", optarg);
-			o->print.columns = (int)v;
+		case 'a':
+			o->print.columns = (int)uint_arg(c, lidx, longopts,
+							 optarg, 0x7fffffff);
 			break;
-		}
 		case 'E': env_edit(o, optarg); break;
 		case 'I': o->intr = parse_intr(optarg); break;
 		case OPT_SECCOMP: seccomp = true; break;
-		case 'Y': o->print.decode_pids = true; break;
-		case OPT_DECODE_PIDS:
-			if (!strcmp(optarg, "comm"))
-				o->print.decode_pids = true;
-			else if (strcmp(optarg, "pidns") &&
-				 strcmp(optarg, "none"))
-				opt_die_plain("invalid decode-pids '%s'", optarg);
+		case 'Y': o->print.decode_pids = DEC_PID_COMM; break;
+		case OPT_PIDNS: o->print.decode_pids = DEC_PID_NS; break;
+		case OPT_DECODE_PIDS: parse_decode_pids(o, optarg); break;
+		case 'd': o->debug = true; break;
+		case 'F': opt_f = true; break;
+		case 'O':
+			if (parse_duration(optarg, &o->overhead) < 0)
+				bad_arg(c, lidx, longopts, optarg);
 			break;
+		case OPT_TIPS:
+			if (parse_tips(o, optarg ? optarg : ""))
+				bad_arg(c, lidx, longopts, optarg);
+			break;
+		case OPT_VERBOSE:
+			parse_syscall_set(optarg, o->print.verbose, "--verbose");
+			break;
+		case OPT_RAW: parse_syscall_set(optarg, o->print.raw, "--raw"); break;
+		case OPT_KVM: parse_kvm(o, optarg); break;
 		case 'c': o->summary_only = true; break;
 		case 'C': o->summary = true; break;
 		case 'S':
@@ -530,6 +684,16 @@ int parse_options(struct options *o, int argc, char **argv)
 	if (seccomp && !o->follow)
 		fprintf(stderr, "utrace: --seccomp-bpf cannot be used without "
 			"-f/--follow-forks, disabling\n");
+	/* strace 6.1: -F is -f, said to be deprecated (ignored after -f). */
+	if (opt_f) {
+		if (o->follow) {
+			fprintf(stderr, "utrace: deprecated option -F ignored\n");
+		} else {
+			fprintf(stderr, "utrace: option -F is deprecated, please "
+				"use -f/--follow-forks instead\n");
+			o->follow = true;
+		}
+	}
 	/* strace: -D makes utrace ignore SIGTSTP too (-I never_tstp). */
 	if (o->daemonize && !o->intr)
 		o->intr = 4;

@@ -25,6 +25,7 @@ void parse_signal_set(struct options *o, const char *val);
 void parse_status_set(struct options *o, const char *val);
 void parse_quiet_set(struct options *o, const char *val);
 void parse_decode_fds(struct options *o, const char *val);
+void parse_decode_pids(struct options *o, const char *val);
 void parse_fd_set(struct num_set *set, const char *val);
 void parse_inject(struct options *o, const char *val);
 void parse_fault(struct options *o, const char *val);

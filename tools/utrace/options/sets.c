@@ -248,6 +248,22 @@ void parse_decode_fds(struct options *o, const char *val)
 	o->decode_fds_given = true;
 }
 
+/*
+ * -Y, --pidns-translation, --decode-pids=SET (comm, pidns, all, none, a
+ * leading !): each replaces the set, as strace's.
+ */
+void parse_decode_pids(struct options *o, const char *val)
+{
+	static const struct name_bits names[] = {
+		{ "comm", DEC_PID_COMM }, { "pidns", DEC_PID_NS },
+		{ "all", DEC_PID_COMM | DEC_PID_NS }, { "none", 0 },
+	};
+
+	o->print.decode_pids = parse_name_set(val, "decode-pids", names,
+					      sizeof(names) / sizeof(names[0]),
+					      DEC_PID_COMM | DEC_PID_NS);
+}
+
 long parse_num(const char *s, const char *what, long min)
 {
 	char *end;

@@ -2,10 +2,12 @@
 /*
  * Small helpers the engines and the command share; no state.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/misc.h"
 
@@ -42,4 +44,23 @@ pid_t read_tgid(pid_t tid)
 	pid_t tgid = status_field(tid, "Tgid:", tid);
 
 	return tgid > 0 ? tgid : tid;
+}
+
+bool proc_comm(pid_t tid, char *comm, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, comm, size - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+	return true;
 }

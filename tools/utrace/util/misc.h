@@ -3,6 +3,8 @@
 #ifndef UT_MISC_H
 #define UT_MISC_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 /* Seconds on CLOCK_MONOTONIC: -T, -r, the counter, timers. */
@@ -11,5 +13,7 @@ double now_mono(void);
 pid_t status_field(pid_t tid, const char *key, pid_t dflt);
 /* The process a thread belongs to, from /proc/TID/status. */
 pid_t read_tgid(pid_t tid);
+/* A thread's command name (/proc/TID/comm); false when it is gone. */
+bool proc_comm(pid_t tid, char *comm, size_t size);
 
 #endif
