@@ -86,7 +86,9 @@ enum utrace_signal_action {
 	UTRACE_SIGNAL_TSTP	= 0x50,
 	UTRACE_SIGNAL_REPORT	= 0x60,
 	UTRACE_SIGNAL_HANDLER	= 0x70,
-	UTRACE_SIGNAL_HOLD	= 0x100
+	UTRACE_SIGNAL_HOLD	= 0x100,
+	/* action argument only: a signal an engine held, reported again */
+	UTRACE_SIGNAL_AGAIN	= 0x200
 };
 #define UTRACE_SIGNAL_MASK	0xf0
 
@@ -107,6 +109,28 @@ enum utrace_syscall_action {
 static inline enum utrace_syscall_action utrace_syscall_action(uint32_t action)
 {
 	return (enum utrace_syscall_action)(action & UTRACE_SYSCALL_MASK);
+}
+
+/**
+ * utrace_pass() - the vote of an engine that leaves the event's outcome alone
+ * @action: the @action argument its callback was given
+ * @resume: this engine's resume action
+ *
+ * The event-specific bits of a callback's return (the syscall action at
+ * syscall entry, the signal action and %UTRACE_SIGNAL_HOLD in report_signal)
+ * replace those of the engines called before it, and the last engine called
+ * decides them.  An engine that only looks must hand them on unchanged, or
+ * it undoes another engine's %UTRACE_SYSCALL_ABORT or %UTRACE_SIGNAL_IGN:
+ * return utrace_pass(action, UTRACE_RESUME), never a bare UTRACE_RESUME.
+ * The same holds on the repeated syscall-entry pass (%UTRACE_SYSCALL_RESUMED
+ * in @action): an engine that aborted the syscall must return
+ * %UTRACE_SYSCALL_ABORT again there; one that did not, utrace_pass().
+ * Any thread.  Returns @resume with the event-specific bits of @action.
+ */
+static inline uint32_t utrace_pass(uint32_t action,
+				   enum utrace_resume_action resume)
+{
+	return (action & ~UTRACE_RESUME_MASK) | (uint32_t)resume;
 }
 
 /* -- Attach flags -------------------------------------------------------- */

@@ -68,6 +68,7 @@ struct utrace__pend {
 	siginfo_t info;
 	uint64_t cookie;
 	bool report;
+	bool again;		/* reported before it was held */
 	bool sent;
 };
 
@@ -128,6 +129,7 @@ struct uthread {
 	bool held;
 	unsigned held_passes;	/* HOLDs in a row at this stop */
 	siginfo_t held_info;
+	bool held_again;	/* engines saw it arrive before it was held */
 	bool handler_trap;	/* stepping into a handler: HANDLER report */
 	/*
 	 * Its signal dispositions as /proc last showed them, kept while
@@ -312,7 +314,7 @@ bool utrace__take_queued(struct utrace_tracer *t, pid_t pid,
 void utrace__requeue(struct utrace_tracer *t, const struct utrace__status *s);
 pid_t utrace__wait(struct utrace_tracer *t, pid_t pid, int options,
 		   struct utrace__status *out);
-void utrace__signal_pass(struct uthread *th, bool set_info);
+void utrace__signal_pass(struct uthread *th, bool set_info, bool again);
 void utrace__group_stop(struct uthread *th);
 void utrace__await_first_stop(struct uthread *th);
 
@@ -335,12 +337,13 @@ unsigned long utrace__signal_class(struct uthread *th, int sig,
 				  uint32_t *action);
 void utrace__disp_exec(struct uthread *th);
 void utrace__disp_restart(struct uthread *th, long req, int sig);
-int utrace__signal_final(struct uthread *th, uint32_t result);
+int utrace__signal_final(struct uthread *th, uint32_t result, bool seen);
 void utrace__signal_report_final(struct uthread *th, uint32_t result);
 void utrace__signal_pend(struct uthread *th, const siginfo_t *info,
-			 bool report);
+			 bool report, bool again);
 void utrace__signal_queue(struct uthread *th);
-bool utrace__signal_placeholder(struct uthread *th, int sig, bool *report);
+bool utrace__signal_placeholder(struct uthread *th, int sig, bool *report,
+				bool *again);
 void utrace__signal_release(struct uthread *th, bool send);
 
 /* spawn.c */

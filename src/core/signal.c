@@ -197,7 +197,7 @@ unsigned long utrace__signal_class(struct uthread *th, int sig,
  *  - TERM/CORE on a signal whose disposition is not default: SIGKILL;
  *  - STOP/TSTP on a signal that does not stop by default: SIGSTOP.
  */
-int utrace__signal_final(struct uthread *th, uint32_t result)
+int utrace__signal_final(struct uthread *th, uint32_t result, bool seen)
 {
 	int signo = th->si.si_signo;
 	uint32_t dflt;
@@ -216,8 +216,9 @@ int utrace__signal_final(struct uthread *th, uint32_t result)
 			th->held = true;
 			th->held_passes++;
 			th->held_info = th->si;
+			th->held_again = seen;
 		} else {
-			utrace__signal_pend(th, &th->si, true);
+			utrace__signal_pend(th, &th->si, true, seen);
 		}
 	}
 	if (signo <= 0 || signo > 64)
@@ -256,7 +257,7 @@ int utrace__signal_final(struct uthread *th, uint32_t result)
  */
 void utrace__signal_report_final(struct uthread *th, uint32_t result)
 {
-	int sig = utrace__signal_final(th, result);
+	int sig = utrace__signal_final(th, result, false);
 
 	if (!sig)
 		return;
@@ -265,7 +266,7 @@ void utrace__signal_report_final(struct uthread *th, uint32_t result)
 		if (sig == th->si.si_signo)
 			ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
 	} else if (utrace_signal_action(result) == UTRACE_SIGNAL_DELIVER) {
-		utrace__signal_pend(th, &th->si, false);
+		utrace__signal_pend(th, &th->si, false, false);
 	}
 }
 
@@ -275,7 +276,7 @@ void utrace__signal_report_final(struct uthread *th, uint32_t result)
  * have delivered it), behind any placeholder sent before it.
  */
 void utrace__signal_pend(struct uthread *th, const siginfo_t *info,
-			 bool report)
+			 bool report, bool again)
 {
 	static uint64_t next_cookie;
 	struct utrace__pend *p = calloc(1, sizeof(*p)), **pp;
@@ -284,6 +285,7 @@ void utrace__signal_pend(struct uthread *th, const siginfo_t *info,
 		return;		/* ENOMEM: the signal is lost, as on overflow */
 	p->info = *info;
 	p->report = report;
+	p->again = again;
 	/* Tracer-wide and unique: a program's own sigqueue() won't match. */
 	p->cookie = 0x7574720000000000ULL | ++next_cookie;
 	for (pp = &th->pend; *pp; pp = &(*pp)->next)
@@ -336,7 +338,8 @@ void utrace__signal_queue(struct uthread *th)
  * the real siginfo in place (th->si too) and say whether it is to be
  * reported (held) or delivered as it is (injected).
  */
-bool utrace__signal_placeholder(struct uthread *th, int sig, bool *report)
+bool utrace__signal_placeholder(struct uthread *th, int sig, bool *report,
+				bool *again)
 {
 	struct utrace__pend *p;
 
@@ -351,6 +354,7 @@ bool utrace__signal_placeholder(struct uthread *th, int sig, bool *report)
 		return false;
 	th->si = p->info;
 	*report = p->report;
+	*again = p->again;
 	pend_unlink(th, p);
 	ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
 	return true;

@@ -399,11 +399,12 @@ static bool handler_trap(const struct uthread *th, int sig)
 /**
  * utrace__signal_pass - the signal pass for th->si at a signal-delivery stop
  * @set_info: the kernel's siginfo for this stop is not th->si
+ * @again: it is a signal an engine held (UTRACE_SIGNAL_HOLD), back
  *
  * Sets th->stop_sig to what the engines decided, and the kernel's siginfo
  * to th->si when that signal is delivered and differs.
  */
-void utrace__signal_pass(struct uthread *th, bool set_info)
+void utrace__signal_pass(struct uthread *th, bool set_info, bool again)
 {
 	struct utrace__event ev;
 	uint32_t action;
@@ -411,12 +412,13 @@ void utrace__signal_pass(struct uthread *th, bool set_info)
 
 	event_init(&ev, EV_SIGNAL);
 	ev.bit = utrace__signal_class(th, th->si.si_signo, &action);
-	ev.action = action;
+	ev.action = action | (again ? UTRACE_SIGNAL_AGAIN : 0);
 	ev.info = &th->si;
 	th->stop_sig = th->si.si_signo;
 	if (utrace__wants(th, &ev))
 		th->stop_sig = utrace__signal_final(th,
-						    utrace__report(th, &ev));
+						    utrace__report(th, &ev),
+						    true);
 	if (th->stop_sig && th->stop_sig == th->si.si_signo &&
 	    (set_info || memcmp(&orig, &th->si, sizeof(orig))))
 		ptrace(PTRACE_SETSIGINFO, th->tid, 0L, &th->si);
@@ -425,7 +427,7 @@ void utrace__signal_pass(struct uthread *th, bool set_info)
 static void signal_stop(struct uthread *th, int sig)
 {
 	struct utrace__event ev;
-	bool report, handler;
+	bool report, handler, again;
 
 	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &th->si) < 0) {
 		th->stop = STOP_INTERRUPT;
@@ -455,9 +457,13 @@ static void signal_stop(struct uthread *th, int sig)
 		return;
 	}
 	th->handler_trap = false;
-	if (utrace__signal_placeholder(th, sig, &report) && !report)
-		return;		/* injected: delivered as decided */
-	utrace__signal_pass(th, false);
+	if (utrace__signal_placeholder(th, sig, &report, &again)) {
+		if (!report)
+			return;		/* injected: delivered as decided */
+		utrace__signal_pass(th, false, again);	/* held, back */
+		return;
+	}
+	utrace__signal_pass(th, false, false);
 }
 
 static bool stop_signal(int sig)

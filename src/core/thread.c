@@ -478,7 +478,7 @@ void utrace__settle(struct uthread *th)
 			/* A held signal, first in line (reference 7.2). */
 			th->held = false;
 			th->si = th->held_info;
-			utrace__signal_pass(th, true);
+			utrace__signal_pass(th, true, th->held_again);
 			continue;
 		}
 		if (utrace__thread_held(th) && !th->killed) {

@@ -528,6 +528,19 @@ static void qt_release(struct qthread *qt)
 	apply_resume(qt, (int)utrace_resume_action(r->action));
 }
 
+/*
+ * The event-specific bits a reply votes at a syscall entry or a signal:
+ * the reply's own where it changes the outcome (UTRACE_SYSCALL_ABORT, a
+ * signal action other than DELIVER, HOLD), else @action's, handed on as
+ * they came.  A consumer that replies a plain UTRACE_RESUME (a printer)
+ * must not undo another engine's abort or dropped signal, whether that
+ * engine was called before or after the queue's (utrace_pass(3)).
+ */
+static uint32_t reply_bits(uint32_t reply, uint32_t action, uint32_t mask)
+{
+	return (reply & mask) ? (reply & mask) : (action & mask);
+}
+
 /* The vote of a callback that carries out a reply (entry, signal). */
 static uint32_t reply_vote(struct qthread *qt, uint32_t bits)
 {
@@ -565,7 +578,8 @@ static uint32_t q_syscall_entry(uint32_t action, struct utrace_engine *e)
 				utrace_syscall_set_args(e, rp->args);
 			if (rp->flags & UTRACE_REPLY_RETURN)
 				utrace_syscall_set_return(e, rp->ret);
-			return reply_vote(qt, rp->action & UTRACE_SYSCALL_MASK);
+			return reply_vote(qt, reply_bits(rp->action, action,
+							 UTRACE_SYSCALL_MASK));
 		}
 		return pass_on(action & ~(uint32_t)UTRACE_SYSCALL_RESUMED,
 			       qt_vote(qt));
@@ -620,7 +634,8 @@ static uint32_t q_signal(uint32_t action, struct utrace_engine *e,
 		/* The held signal, back: the reply is the vote. */
 		if (qt->reply.flags & UTRACE_REPLY_SIGINFO)
 			*info = qt->reply.info;
-		return reply_vote(qt, qt->reply.action & sigbits);
+		return reply_vote(qt, reply_bits(qt->reply.action, action,
+						 sigbits));
 	}
 	vote = qt_vote(qt);
 	if (!cls || !(qt->events & cls))
@@ -629,7 +644,7 @@ static uint32_t q_signal(uint32_t action, struct utrace_engine *e,
 	if (!ev)
 		return pass_on(action, UTRACE_STOP);
 	ev->info = *info;
-	ev->action = action & sigbits;
+	ev->action = action & (sigbits | UTRACE_SIGNAL_AGAIN);
 	vote = record(qt, r, true);
 	if (qt->hold & cls)
 		/* Reported again when the thread goes on (the reply). */

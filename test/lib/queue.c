@@ -465,6 +465,82 @@ TEST(queue_and_plain_engine)
 	utrace_tracer_free(t);
 }
 
+/*
+ * An engine called before the queue at syscall entry (attached after it)
+ * aborts getppid with its own return value, and votes it again on the
+ * repeat (utrace_pass(3)); the queue holds the entry and its consumer
+ * replies a plain UTRACE_RESUME.  The queue is called last: its reply
+ * must hand the abort on, not undo it (a printer beside an injector).
+ */
+struct aborter {
+	int entries, resumed;
+	int changes_at_exit;
+};
+
+static uint32_t aborter_entry(uint32_t action, struct utrace_engine *e)
+{
+	struct aborter *a = utrace_engine_data(e);
+	struct utrace_syscall sc;
+
+	if (utrace_syscall_get(e, &sc) || sc.nr != SYS_getppid)
+		return utrace_pass(action, UTRACE_RESUME);
+	if (action & UTRACE_SYSCALL_RESUMED)
+		a->resumed++;
+	else if (a->entries++ == 0)
+		CHECK_EQ(utrace_syscall_set_return(e, 4343), 0);
+	return UTRACE_RESUME | UTRACE_SYSCALL_ABORT;
+}
+
+static uint32_t aborter_exit(uint32_t action, struct utrace_engine *e)
+{
+	struct aborter *a = utrace_engine_data(e);
+	struct utrace_syscall sc;
+
+	if (utrace_syscall_get(e, &sc) == 0 && sc.nr == SYS_getppid)
+		a->changes_at_exit = utrace_syscall_changes(e);
+	return UTRACE_RESUME;
+}
+
+static const struct utrace_engine_ops aborter_ops = {
+	.report_syscall_entry = aborter_entry,
+	.report_syscall_exit = aborter_exit,
+};
+
+TEST(resume_reply_hands_on_another_engines_abort)
+{
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_queue *q = q_new(t);
+	struct utrace_engine *e;
+	struct utrace_event ev;
+	struct utrace_reply r;
+	struct aborter a = { 0 };
+	int out;
+	pid_t pid = t_spawn(t, &out, "queue_prog", "calls", NULL);
+
+	CHECK_EQ(utrace_queue_watch(q, pid, 0, UTRACE_EVENT(SYSCALL_ENTRY) |
+				    UTRACE_EVENT(DEATH),
+				    UTRACE_EVENT(SYSCALL_ENTRY)), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, pid, ppid_nr, 1), 0);
+	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_CREATE, &aborter_ops, &a,
+			       &e), 0);
+	CHECK_EQ(utrace_set_events(e, UTRACE_EVENT_SYSCALL), 0);
+	CHECK_EQ(q_next(q, &ev, 10000), 1);
+	CHECK(ev.held);
+	CHECK_EQ(ev.syscall.nr, SYS_getppid);
+	reply_init(&r, UTRACE_RESUME);
+	CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+	CHECK_EQ(q_next(q, &ev, 10000), 1);
+	CHECK_EQ(ev.type, UTRACE_EVENT(DEATH));
+	CHECK_EQ(a.entries, 1);
+	CHECK_EQ(a.resumed, 1);
+	CHECK_EQ(a.changes_at_exit, UTRACE_SYSCALL_CHANGED_ABORT |
+				    UTRACE_SYSCALL_CHANGED_RETURN);
+	CHECK(strstr(t_read_all(out), "ppid 4343\n") != NULL);
+	utrace_engine_put(e);
+	utrace_queue_free(q);
+	utrace_tracer_free(t);
+}
+
 /* -- 100,000 notify-only records, none lost or reordered ----------------- */
 
 TEST_T(notify_100000_in_order, 300)
