@@ -40,10 +40,14 @@ static uint32_t count_entry(uint32_t action, struct utrace_engine *e)
 {
 	struct utrace_syscall sc;
 
+	/* A repeat of this entry's pass (another engine held it): counted. */
+	if (action & UTRACE_SYSCALL_RESUMED)
+		return utrace_pass(action, UTRACE_RESUME);
 	if (utrace_syscall_get(e, &sc) == 0 && sc.nr >= 0 && sc.nr < 1024)
 		counts[sc.nr]++;
 	total++;
-	return UTRACE_RESUME;
+	/* Only looking: hand on another engine's abort (utrace_pass(3)). */
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static uint32_t follow_clone(uint32_t action, struct utrace_engine *e,
@@ -66,15 +70,15 @@ static uint32_t print_entry(uint32_t action, struct utrace_engine *e)
 	char path[256] = "";
 	char *buf = pending[utrace_engine_tid(e) % 256];
 
-	if (utrace_syscall_get(e, &sc))
-		return UTRACE_RESUME;
+	if ((action & UTRACE_SYSCALL_RESUMED) || utrace_syscall_get(e, &sc))
+		return utrace_pass(action, UTRACE_RESUME);
 	if (sc.nr == SYS_execve)
 		utrace_mem_read_string(e, sc.args[0], path, sizeof(path));
 	else
 		utrace_mem_read_string(e, sc.args[1], path, sizeof(path));
 	snprintf(buf, 512, "[printer] %d %s(\"%s\")", utrace_engine_tid(e),
 		 sysname(sc.nr), path);
-	return UTRACE_RESUME;
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static uint32_t print_exit(uint32_t action, struct utrace_engine *e)

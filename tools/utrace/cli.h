@@ -211,17 +211,28 @@ int join_trace(const struct options *o, struct printer *p, struct sink *out,
 
 /*
  * Whether a report_signal pass shows a signal arriving, as strace logs it
- * once: not a REPORT pass (no signal) nor HANDLER (its frame is set up),
- * and not a pass where an engine before this one holds the signal
- * (UTRACE_SIGNAL_HOLD, a queue waiting for its reply): the signal comes
- * back then, with what that engine decided, and is shown there.
+ * once: not a REPORT pass (no signal) nor HANDLER (its frame is set up).
+ * A signal an engine holds (UTRACE_SIGNAL_HOLD: a queue waiting for its
+ * reply, a debugger) comes back (UTRACE_SIGNAL_AGAIN) and is shown once:
+ * when it first arrives, unless an engine before this one already holds
+ * it (*@held, the thread's note, is set then), and then when it is back,
+ * with what that engine decided.
  */
-static inline bool signal_arrives(uint32_t action, const siginfo_t *info)
+static inline bool signal_arrives(uint32_t action, const siginfo_t *info,
+				  bool *held)
 {
 	enum utrace_signal_action sa = utrace_signal_action(action);
+	bool show;
 
-	return info && sa != UTRACE_SIGNAL_REPORT &&
-	       sa != UTRACE_SIGNAL_HANDLER && !(action & UTRACE_SIGNAL_HOLD);
+	if (!info || sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER)
+		return false;
+	if (action & UTRACE_SIGNAL_HOLD) {
+		*held = true;
+		return false;
+	}
+	show = !(action & UTRACE_SIGNAL_AGAIN) || *held;
+	*held = false;
+	return show;
 }
 
 /*

@@ -138,11 +138,6 @@ static double cpu_time(struct cthr *t, bool by_proc)
 	return strtod(buf, NULL) / 1e9;
 }
 
-static uint32_t keep(uint32_t action)
-{
-	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
-}
-
 static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 {
 	struct cthr *t = utrace_engine_data(e);
@@ -150,21 +145,21 @@ static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 	struct utrace_syscall sc;
 
 	if (action & UTRACE_SYSCALL_RESUMED)
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	if (utrace_syscall_get(e, &sc) < 0 || sc.nr < 0 || sc.nr >= NR_MAX) {
 		t->nr = -1;
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	}
 	/* -P: strace counts only the syscalls that touch the paths. */
 	if (host_hidden(&cs->host, t->tid, sc.nr) ||
 	    (cs->paths && cs->paths->n &&
 	     !trace_path_match(cs->paths, e, t->tid, sc.nr, sc.args))) {
 		t->nr = -1;
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	}
 	t->nr = sc.nr;
 	t->t_entry = entry_time(t, e, sc.nr);
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
@@ -175,7 +170,7 @@ static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 	double d;
 
 	if (t->nr < 0 || utrace_syscall_get(e, &sc) < 0)
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	if (t->src == SRC_USAGE) {
 		double v = stop_usage(e);
 
@@ -196,7 +191,7 @@ static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 	if (sc.ret < 0 && sc.ret >= -4095)
 		st->errors++;
 	t->nr = -1;
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static void c_release(void *data)

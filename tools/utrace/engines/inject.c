@@ -37,6 +37,7 @@ struct ithr {
 	pid_t tid;
 	unsigned count[MAX_INJECT][NR_MAX];
 	int active;		/* rule firing for the current syscall, or -1 */
+	bool delaying;		/* held by a delay_enter= timer */
 	long nr;
 	int sig;		/* signal= to inject at the next report pass */
 	unsigned notes;		/* INJ_NOTE_* of the current syscall */
@@ -105,10 +106,36 @@ void injector_run_timers(struct injector *inj)
 		/* Out first: utrace_control may add timers. */
 		inj->timers[i] = inj->timers[--inj->ntimers];
 		t = utrace_engine_data(e);
+		if (t)
+			t->delaying = false;
 		utrace_control(e, t && t->sig ? UTRACE_INTERRUPT :
 					       UTRACE_RESUME);
 		utrace_engine_put(e);
 	}
+}
+
+/* Does rule @i (or -1: none) skip the syscall and set its result? */
+static bool aborts(const struct ithr *t, int i)
+{
+	const struct inject_rule *r = &t->inj->s.rules[i];
+
+	return i >= 0 && (r->error || r->has_retval);
+}
+
+/*
+ * The entry pass repeated after some engine held this entry (another
+ * tool, a joined program, our own delay): vote again what the first pass
+ * voted, as every engine must (utrace_engine_ops(3)): the abort, and the
+ * hold while our delay lasts.  The return value set then stays set.
+ */
+static uint32_t i_entry_again(uint32_t action, struct ithr *t)
+{
+	uint32_t ret = utrace_pass(action, t->delaying ? UTRACE_STOP :
+							 UTRACE_RESUME);
+
+	if (aborts(t, t->active))
+		ret = (ret & ~UTRACE_SYSCALL_MASK) | UTRACE_SYSCALL_ABORT;
+	return ret;
 }
 
 static uint32_t i_entry(uint32_t action, struct utrace_engine *e)
@@ -119,19 +146,19 @@ static uint32_t i_entry(uint32_t action, struct utrace_engine *e)
 	uint32_t ret = UTRACE_RESUME;
 	int i;
 
-	t->active = -1;
 	if (action & UTRACE_SYSCALL_RESUMED)
-		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+		return i_entry_again(action, t);
+	t->active = -1;
 	t->notes = 0;		/* a new syscall */
 	if (utrace_syscall_get(e, &sc) < 0 || sc.nr < 0 || sc.nr >= NR_MAX)
-		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+		return utrace_pass(action, UTRACE_RESUME);
 	t->nr = sc.nr;
 	if (host_hidden(&is->host, t->tid, sc.nr))
-		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+		return utrace_pass(action, UTRACE_RESUME);
 	/* -P: strace tampers only with the syscalls it traces. */
 	if (is->paths && is->paths->n &&
 	    !trace_path_match(is->paths, e, t->tid, sc.nr, sc.args))
-		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+		return utrace_pass(action, UTRACE_RESUME);
 	for (i = 0; i < is->nrules; i++) {
 		const struct inject_rule *r = &is->rules[i];
 
@@ -140,14 +167,14 @@ static uint32_t i_entry(uint32_t action, struct utrace_engine *e)
 		if (!fires(r, ++t->count[i][sc.nr]) || t->active >= 0)
 			continue;
 		t->active = i;
-		if (r->error || r->has_retval) {
+		if (aborts(t, i)) {
 			ret |= UTRACE_SYSCALL_ABORT;
 			utrace_syscall_set_return(e, r->error ? -r->error :
 						  r->retval);
-			t->notes |= INJ_NOTE_INJECTED;
 		}
 		if (r->delay_enter_us) {
 			hold(t->inj, e, r->delay_enter_us);
+			t->delaying = true;
 			t->notes |= INJ_NOTE_DELAYED;
 			ret = (ret & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 		}
@@ -165,9 +192,17 @@ static uint32_t i_exit(uint32_t action, struct utrace_engine *e)
 	if (t->active < 0)
 		return UTRACE_RESUME;
 	r = &t->inj->s.rules[t->active];
-	t->active = -1;
-	if (r->error || r->has_retval)
+	/*
+	 * (INJECTED) only if the call was really skipped: a syscall that ran
+	 * after all keeps its own result (what it did cannot be undone by
+	 * a return value), and the log says so.
+	 */
+	if (aborts(t, t->active) &&
+	    (utrace_syscall_changes(e) & UTRACE_SYSCALL_CHANGED_ABORT)) {
 		utrace_syscall_set_return(e, r->error ? -r->error : r->retval);
+		t->notes |= INJ_NOTE_INJECTED;
+	}
+	t->active = -1;
 	if (r->signal)
 		t->sig = r->signal;
 	if (r->delay_exit_us) {
@@ -190,7 +225,7 @@ static uint32_t i_signal(uint32_t action, struct utrace_engine *e,
 
 	if (!t->sig || utrace_signal_action(action) != UTRACE_SIGNAL_REPORT ||
 	    info->si_signo)
-		return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
+		return utrace_pass(action, UTRACE_RESUME);
 	memset(info, 0, sizeof(*info));
 	info->si_signo = t->sig;
 	info->si_code = SI_KERNEL;

@@ -30,6 +30,7 @@ struct jthr {
 	bool fresh;		/* no syscall record seen yet */
 	unsigned (*count)[NR_MAX];	/* --inject: per rule, per syscall */
 	bool injected;		/* --inject aborted the current syscall */
+	long inj_ret;		/* with this return value */
 	struct jthr *next;
 };
 
@@ -136,6 +137,7 @@ static void inject_entry(struct jthr *t, long nr, struct utrace_reply *r)
 		r->flags |= UTRACE_REPLY_RETURN;
 		r->ret = ru->error ? -ru->error : ru->retval;
 		t->injected = true;
+		t->inj_ret = r->ret;
 	}
 }
 
@@ -191,6 +193,12 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 		if (t->p && traced_nr(o, ev->syscall.nr) && t->fresh)
 			printer_entry(t->p, &ev->syscall, jmem_read, t, NULL);
 		t->fresh = false;
+		/*
+		 * (INJECTED) only when the thread got our value: another
+		 * engine's later change would show a different one.
+		 */
+		if (t->injected && ev->syscall.ret != t->inj_ret)
+			t->injected = false;
 		if (t->p && traced_nr(o, ev->syscall.nr)) {
 			printer_note(t->p, t->injected ? INJ_NOTE_INJECTED : 0);
 			printer_exit(t->p, &ev->syscall, NULL);

@@ -37,6 +37,7 @@ struct pthr {
 	struct printer *p;
 	struct pthr *next;	/* all attached threads, for detach and exec */
 	bool reaped;
+	bool sig_held;		/* a signal held before us: shown when back */
 	struct utrace_engine *e;
 	struct utrace_tracer *tr;	/* e's tracer (NULL: a joined queue's) */
 	struct sink *out;	/* p->out, or with -ff the thread's own */
@@ -310,11 +311,6 @@ static struct sbuf *scratch(struct sbuf *b)
 	return b;
 }
 
-static uint32_t keep(uint32_t action)
-{
-	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
-}
-
 /*
  * -k, as strace: the stack follows the line of a syscall (taken at its
  * exit), of a signal and of a stop.  execve, execveat, exit and exit_group
@@ -452,11 +448,11 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	struct utrace_syscall sc;
 
 	if (action & UTRACE_SYSCALL_RESUMED)
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	if (utrace_syscall_get(e, &sc) < 0)
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	printer_entry(utrace_engine_data(e), &sc, mem_read, e, e);
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static void json_syscall(struct pthr *t, bool finished, double dur)
@@ -629,12 +625,12 @@ static uint32_t p_exit(uint32_t action, struct utrace_engine *e)
 	if (t->filtered || host_hidden(&t->p->s.host, t->tid, -1)) {
 		t->filtered = false;
 		t->notes = 0;
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	}
 	if (utrace_syscall_get(e, &sc) < 0)
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	printer_exit(t, &sc, e);
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 /* A syscall that never returns (exit_group, a thread killed in it). */
@@ -701,7 +697,7 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 			       t->p->s.hexstr, t->p->s.decode_pids };
 	struct sbuf b = { 0 };
 
-	if (!signal_arrives(action, info) ||
+	if (!signal_arrives(action, info, &t->sig_held) ||
 	    host_hidden(&t->p->s.host, t->tid, -1))
 		return;
 	if (info->si_signo < 1 || info->si_signo > 64 ||
@@ -746,7 +742,7 @@ static uint32_t p_signal(uint32_t action, struct utrace_engine *e,
 
 	printer_signal(t, action, info,
 		       have ? &regs : NULL, e);
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 /* A job-control stop or continue (CLD_STOPPED, CLD_CONTINUED). */
@@ -775,7 +771,7 @@ static uint32_t p_jctl(uint32_t action, struct utrace_engine *e, int type,
 		       int notify)
 {
 	printer_jctl(utrace_engine_data(e), type, e);
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 /*
@@ -802,7 +798,7 @@ static uint32_t p_exit_ev(uint32_t action, struct utrace_engine *e, int status)
 	(void)status;
 	if (utrace_regs_get(e, &regs) == 0)
 		t->lead_nr = (long)regs.orig_rax;
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static uint32_t death_line(struct pthr *t, bool group_dead, int status)
@@ -933,7 +929,7 @@ static uint32_t p_exec(uint32_t action, struct utrace_engine *e,
 	uint32_t r = printer_exec(utrace_engine_data(e), utrace_engine_tid(e),
 				  former);
 
-	return r == UTRACE_DETACH ? r : keep(action);
+	return r == UTRACE_DETACH ? r : utrace_pass(action, UTRACE_RESUME);
 }
 
 static void p_reap(struct utrace_engine *e)

@@ -24,6 +24,7 @@ struct tthr {
 	pid_t tid;
 	double t_entry;
 	long nr;
+	bool sig_held;		/* a signal held before us: shown when back */
 };
 
 /**
@@ -67,23 +68,18 @@ static double us(const struct timeline *tl, double t)
 	return (t - tl->t0) * 1e6;
 }
 
-static uint32_t keep(uint32_t action)
-{
-	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
-}
-
 static uint32_t t_entry(uint32_t action, struct utrace_engine *e)
 {
 	struct tthr *t = utrace_engine_data(e);
 	struct utrace_syscall sc;
 
 	if (action & UTRACE_SYSCALL_RESUMED)
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	t->nr = utrace_syscall_get(e, &sc) < 0 ? -1 : sc.nr;
 	if (t->nr >= 0 && host_hidden(&t->tl->s.host, t->tid, t->nr))
 		t->nr = -1;
 	t->t_entry = now_mono();
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static uint32_t t_exit(uint32_t action, struct utrace_engine *e)
@@ -95,7 +91,7 @@ static uint32_t t_exit(uint32_t action, struct utrace_engine *e)
 	double end = now_mono();
 
 	if (t->nr < 0 || utrace_syscall_get(e, &sc) < 0)
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	name = sys_name(t->nr);
 	ev_start(tl);
 	fprintf(tl->out, "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\","
@@ -108,7 +104,7 @@ static uint32_t t_exit(uint32_t action, struct utrace_engine *e)
 			strerrorname_np((int)-sc.ret));
 	fputs("}}", tl->out);
 	t->nr = -1;
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static void instant(struct utrace_engine *e, const char *name,
@@ -126,9 +122,11 @@ static void instant(struct utrace_engine *e, const char *name,
 static uint32_t t_signal(uint32_t action, struct utrace_engine *e,
 			 siginfo_t *info)
 {
-	if (signal_arrives(action, info))
+	struct tthr *t = utrace_engine_data(e);
+
+	if (signal_arrives(action, info, &t->sig_held))
 		instant(e, signame(info->si_signo), "signal");
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static uint32_t t_death(struct utrace_engine *e, bool group_dead, int status)
