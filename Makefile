@@ -101,7 +101,12 @@ $(O)/test/progs/%: test/progs/%.c $(wildcard test/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g -Wall -pthread -o $@ $<
 
-tests: $(UNIT) $(LIBTESTS) $(PROGS) $(TOOLS)
+# Programs of the CLI tests built on the library (test/cli/qreply.c).
+$(O)/test/cli/qreply: test/cli/qreply.c include/utrace.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
+
+tests: $(UNIT) $(LIBTESTS) $(PROGS) $(TOOLS) $(O)/test/cli/qreply
 
 # Installs missing build dependencies (Debian packages) first.
 deps:
