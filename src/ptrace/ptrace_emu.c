@@ -209,11 +209,6 @@ static void pe_maybe_free(struct pe_thread *p)
 
 /* -- Small helpers ------------------------------------------------------------ */
 
-static uint32_t keep(uint32_t action)
-{
-	return (action & ~UTRACE_RESUME_MASK) | UTRACE_RESUME;
-}
-
 /* Is the instruction at the tracee's pc a system call? */
 static bool at_syscall_insn(struct pe_thread *p)
 {
@@ -1397,6 +1392,13 @@ static uint32_t tracer_entry(struct pe_thread *p, uint32_t action)
 
 	if (utrace_syscall_get(p->e, &sc) || sc.arch != AUDIT_ARCH_X86_64)
 		return run_vote(p, action);
+	/*
+	 * Another engine skips this call (it was called first: attached
+	 * after us): the kernel would never see it, so neither does the
+	 * emulation; its abort and return value are handed on.
+	 */
+	if (utrace_syscall_action(action) == UTRACE_SYSCALL_ABORT)
+		return run_vote(p, action);
 	nr = sc.nr;
 	p->wait_nr = 0;
 	if (nr != SYS_ptrace && nr != SYS_wait4 && nr != SYS_waitid)
@@ -1533,8 +1535,15 @@ static uint32_t pe_entry(uint32_t action, struct utrace_engine *e)
 				action = run_vote(p, action);
 			return sysemu_step_exit(p, action);
 		}
-		if (p->sys == PS_DONE || p->sys == PS_REAL)
-			return action;	/* decided already */
+		/*
+		 * Decided in the first pass: say it again (an engine called
+		 * before us on this repeat may have handed on a RUN).
+		 */
+		if (p->sys == PS_DONE)
+			return (action & ~UTRACE_SYSCALL_MASK) |
+			       UTRACE_SYSCALL_ABORT;
+		if (p->sys == PS_REAL)
+			return action;
 	}
 	r = tracer_entry(p, action);
 	return resumed ? sysemu_step_exit(p, r) : r;
@@ -1699,7 +1708,7 @@ static uint32_t pe_signal(uint32_t action, struct utrace_engine *e,
 	    sa != UTRACE_SIGNAL_HANDLER)
 		chld_deliver(p, info);
 	if (!p->tracer)
-		return keep(action);
+		return utrace_pass(action, UTRACE_RESUME);
 	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER) {
 		if (p->inject) {
 			p->inject = false;
