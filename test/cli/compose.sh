@@ -39,11 +39,11 @@ t() {	# name, shell condition
 }
 # Wait until a shell condition holds: up to 30 s, polled.
 waitfor() {
-	i=0
-	while [ $i -lt 300 ]; do
+	w=0
+	while [ $w -lt 300 ]; do
 		eval "$1" && return 0
 		sleep 0.1
-		i=$((i + 1))
+		w=$((w + 1))
 	done
 	return 1
 }
@@ -299,8 +299,8 @@ t "joined gdb breaking in the function that opens + local injector" \
 
 # -- A tool that dies leaves no mark -----------------------------------------
 
-i=0 bad=0
-while [ $i -lt "$KILLS" ]; do
+k=0 bad=0
+while [ $k -lt "$KILLS" ]; do
 	start_prog
 	serve 1 -e trace=openat
 	qreply 1 hang
@@ -311,20 +311,20 @@ while [ $i -lt "$KILLS" ]; do
 	[ "$(grep -c "open $H: 0" out)" = 2 ] && [ $prc = 0 ] &&
 		[ "$(grep -c "openat(AT_FDCWD, \"$H\", O_RDONLY) = [0-9]" log1)" = 2 ] ||
 		bad=$((bad + 1))
-	i=$((i + 1))
+	k=$((k + 1))
 done
 t "kill -9 of a queue consumer holding a syscall entry, $KILLS times: the program goes on" \
 	"[ $bad = 0 ]"
 
-i=0 bad=0
-while [ $i -lt "$KILLS" ]; do
+k=0 bad=0
+while [ $k -lt "$KILLS" ]; do
 	start_prog
 	serve 1 -e trace=openat
 	join 2 -e trace=openat --inject=openat:error=ENOENT:when=2
 	kill -9 $(echo $tools | cut -d' ' -f2)
 	finish "o $H" "o $H"
 	[ "$(grep -c "open $H: 0" out)" = 2 ] && [ $prc = 0 ] || bad=$((bad + 1))
-	i=$((i + 1))
+	k=$((k + 1))
 done
 t "kill -9 of a joined injector, $KILLS times: no injection after its death" \
 	"[ $bad = 0 ]"
