@@ -268,4 +268,102 @@ else
 		echo "ok - -p, threads born later: a watchpoint in them ($kind) # SKIP $hw"
 	done
 fi
+
+# Reconnect: a gdb killed (kill -9) while it holds the process, then a
+# new gdb.  gdbserver keeps the process stopped for the next gdb; utrace
+# lets it run on as it found it (issue 18) and stops it again for the new
+# one: with every thread asleep, both show the next gdb the same.
+cat >s.recon1 <<'EOF'
+info threads
+shell kill -9 $PPID
+EOF
+cat >s.recon2 <<'EOF'
+info threads
+thread apply all bt
+kill
+EOF
+for kind in gdbserver alone f joined; do
+	rm -f mark go srv.err log log2
+	if [ $kind = joined ]; then
+		"$U" -f -o log2 "$P" idle "$tmp/mark" >prog.$kind 2>first.err &
+	else
+		"$P" idle "$tmp/mark" >prog.$kind &
+	fi
+	first=$!
+	wait_for_file mark
+	tp=$(pgrep -f "^$P idle $tmp/mark" | head -1)
+	case $kind in
+	gdbserver) gdbserver --attach 127.0.0.1:0 $tp >/dev/null 2>srv.err & ;;
+	alone|joined) "$U" --gdb=127.0.0.1:0 -p $tp >/dev/null 2>srv.err & ;;
+	f) "$U" -f -o log --gdb=127.0.0.1:0 -p $tp >/dev/null 2>srv.err & ;;
+	esac
+	server=$!
+	if ! get_port srv.err; then
+		nok "reconnect ($kind): the server did not start" srv.err
+		kill -9 $server $tp 2>/dev/null
+		server=
+		continue
+	fi
+	gdb_run s.recon1 gdb1.raw
+	gdb_run s.recon2 gdb.raw
+	reap $server
+	server=
+	reap $first
+	norm <gdb.raw >"out.recon.$kind"
+	cat srv.err >"out.recon.$kind.err"
+done
+for kind in alone f joined; do
+	if [ -s out.recon.$kind ] &&
+	   cmp -s out.recon.gdbserver out.recon.$kind; then
+		ok "reconnect after kill -9 of gdb ($kind): the next gdb sees what it sees through gdbserver"
+	else
+		diff out.recon.gdbserver out.recon.$kind >d
+		nok "reconnect after kill -9 of gdb ($kind): the next gdb sees what it sees through gdbserver" \
+			d out.recon.$kind.err
+	fi
+done
+
+# Ctrl-C while the process is stopped (gdb sends one when interrupted
+# while it reads files through the target): the next resume stops at once
+# with SIGINT, as under gdbserver; utrace used to drop it, and gdb then
+# waited for a stop that never came.
+if command -v python3 >/dev/null 2>&1; then
+	cat >intr.py <<'EOF'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.settimeout(20)
+def pkt(d): return b"$" + d + b"#" + b"%02x" % (sum(d) & 0xff)
+def reply():
+    buf = b""
+    while True:
+        c = s.recv(1)
+        if not c: return buf
+        buf += c
+        if b"$" in buf and len(buf) >= 3 and buf[-3:-2] == b"#": return buf
+s.sendall(pkt(b"qSupported:multiprocess+")); reply(); s.sendall(b"+")
+s.sendall(pkt(b"QStartNoAckMode")); reply(); s.sendall(b"+")
+s.sendall(pkt(b"?")); reply()
+s.sendall(b"\x03")
+s.sendall(pkt(b"vCont;c"))
+r = reply()
+print(r[r.index(b"$") + 1:][:3].decode())
+s.sendall(pkt(b"vKill;" + sys.argv[2].encode()))
+EOF
+	for kind in gdbserver alone; do
+		rm -f srv.err mark
+		if [ $kind = gdbserver ]; then
+			gdbserver 127.0.0.1:0 "$P" idle "$tmp/mark" >/dev/null 2>srv.err &
+		else
+			"$U" --gdb=127.0.0.1:0 "$P" idle "$tmp/mark" >/dev/null 2>srv.err &
+		fi
+		server=$!
+		get_port srv.err
+		tp=$(pgrep -f "^$P idle $tmp/mark" | head -1)
+		timeout 30 python3 intr.py "$port" "$(printf %x "$tp")" >intr.$kind 2>&1
+		reap $server
+		server=
+	done
+	t "Ctrl-C while stopped: the next resume stops with SIGINT, as under gdbserver" \
+		'grep -q "^T02" intr.gdbserver && cmp -s intr.gdbserver intr.alone' intr.alone
+fi
 exit 0

@@ -318,10 +318,12 @@ int start(struct cli *cli, int *status)
 		return 0;
 	}
 	if (o->gdb) {
-		err = gdbstub_new(cli->tracer, o->gdb, &cli->gdb);
+		char why[256];
+
+		err = gdbstub_new(cli->tracer, o->gdb, &cli->gdb, why,
+				  sizeof(why));
 		if (err) {
-			fprintf(stderr, "utrace: --gdb=%s: %s\n", o->gdb,
-				strerror(-err));
+			fprintf(stderr, "utrace: --gdb=%s: %s\n", o->gdb, why);
 			free(st);
 			return 0;
 		}

@@ -414,6 +414,9 @@ void gdb_accept(struct gdbstub *s, double now)
 
 	if (fd < 0)
 		return;
+	/* The processes the last gdb left, stopped again for this one. */
+	if (s->cfd < 0 && !s->active && s->nreleased)
+		gdb_revive(s);
 	if (s->cfd >= 0 || !s->active) {
 		refuse(s, fd, s->cfd >= 0 ?
 		       "another gdb is already attached" :
@@ -423,75 +426,121 @@ void gdb_accept(struct gdbstub *s, double now)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s->cfd = fd;
 	s->noack = false;
+	s->intr_pending = false;
 	s->inlen = 0;
 	fprintf(stderr, "utrace: gdb connected to process %d\n",
 		s->procs ? s->procs->pid : 0);
 }
 
-int gdb_listen(struct gdbstub *s, const char *addr)
+static int unix_listen(struct gdbstub *s, const char *addr, char *why,
+		       size_t n)
 {
-	int fd, one = 1, err;
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	int fd, err;
 
-	if (strchr(addr, '/')) {
-		struct sockaddr_un un = { .sun_family = AF_UNIX };
-
-		if (strlen(addr) >= sizeof(un.sun_path))
-			return -ENAMETOOLONG;
-		strcpy(un.sun_path, addr);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			return -errno;
-		if (bind(fd, (struct sockaddr *)&un, sizeof(un)) < 0 ||
-		    listen(fd, 4) < 0) {
-			err = -errno;
-			close(fd);
-			return err;
-		}
-		s->upath = strdup(addr);
-		fprintf(stderr, "utrace: gdb: listening on %s\n", addr);
-	} else {
-		struct addrinfo hints = { .ai_family = AF_UNSPEC,
-					  .ai_socktype = SOCK_STREAM,
-					  .ai_flags = AI_PASSIVE }, *ai;
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		const char *colon = strrchr(addr, ':');
-		char host[256];
-		unsigned port;
-
-		if (!colon || colon - addr >= (long)sizeof(host) ||
-		    !colon[1] || strspn(colon + 1, "0123456789") !=
-		    strlen(colon + 1))
-			return -EINVAL;
-		memcpy(host, addr, (size_t)(colon - addr));
-		host[colon - addr] = 0;
-		if (!host[0])
-			strcpy(host, "127.0.0.1");
-		if (getaddrinfo(host, colon + 1, &hints, &ai))
-			return -EADDRNOTAVAIL;
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			err = -errno;
-			freeaddrinfo(ai);
-			return err;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 ||
-		    listen(fd, 4) < 0) {
-			err = -errno;
-			freeaddrinfo(ai);
-			close(fd);
-			return err;
-		}
-		freeaddrinfo(ai);
-		getsockname(fd, (struct sockaddr *)&ss, &sl);
-		port = ntohs(ss.ss_family == AF_INET6 ?
-			     ((struct sockaddr_in6 *)&ss)->sin6_port :
-			     ((struct sockaddr_in *)&ss)->sin_port);
-		fprintf(stderr, "utrace: gdb: listening on port %u\n", port);
+	if (strlen(addr) >= sizeof(un.sun_path)) {
+		snprintf(why, n, "a socket path has at most %zu bytes",
+			 sizeof(un.sun_path) - 1);
+		return -ENAMETOOLONG;
 	}
+	strcpy(un.sun_path, addr);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&un, sizeof(un)) < 0 ||
+	    listen(fd, 4) < 0) {
+		err = -errno;
+		snprintf(why, n, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	s->upath = strdup(addr);
+	snprintf(s->listening, sizeof(s->listening), "listening on %s", addr);
 	s->lfd = fd;
 	return 0;
+}
+
+/*
+ * Listen on @addr: ":PORT" (127.0.0.1), "HOST:PORT" or a Unix socket
+ * path (any '/').  On failure @why says what is wrong with it, in words
+ * the user can act on.  What gdb connects to is announced later
+ * (gdb_announce), once there is a process to debug.
+ */
+int gdb_listen(struct gdbstub *s, const char *addr, char *why, size_t n)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE }, *ai;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	const char *colon = strrchr(addr, ':');
+	char host[256];
+	unsigned long port;
+	int fd, one = 1, err, gai;
+
+	if (strchr(addr, '/'))
+		return unix_listen(s, addr, why, n);
+	if (!colon) {
+		snprintf(why, n, "not :PORT, HOST:PORT or a socket path");
+		return -EINVAL;
+	}
+	if (!colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1)) {
+		snprintf(why, n, "the port '%s' is not a number", colon + 1);
+		return -EINVAL;
+	}
+	port = strlen(colon + 1) > 5 ? 65536 : strtoul(colon + 1, NULL, 10);
+	if (port > 65535) {
+		snprintf(why, n, "port %s is out of range (0 to 65535)",
+			 colon + 1);
+		return -EINVAL;
+	}
+	if (colon - addr >= (long)sizeof(host)) {
+		snprintf(why, n, "the host name is too long");
+		return -EINVAL;
+	}
+	memcpy(host, addr, (size_t)(colon - addr));
+	host[colon - addr] = 0;
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		/* [::1]:PORT */
+		memmove(host, host + 1, strlen(host));
+		host[strlen(host) - 1] = 0;
+	}
+	if (!host[0])
+		strcpy(host, "127.0.0.1");
+	gai = getaddrinfo(host, colon + 1, &hints, &ai);
+	if (gai) {
+		snprintf(why, n, "unknown host '%s': %s", host,
+			 gai == EAI_SYSTEM ? strerror(errno) : gai_strerror(gai));
+		return -EADDRNOTAVAIL;
+	}
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 ||
+	    listen(fd, 4) < 0) {
+		err = -errno;
+		snprintf(why, n, "%s", strerror(errno));
+		freeaddrinfo(ai);
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	freeaddrinfo(ai);
+	getsockname(fd, (struct sockaddr *)&ss, &sl);
+	port = ntohs(ss.ss_family == AF_INET6 ?
+		     ((struct sockaddr_in6 *)&ss)->sin6_port :
+		     ((struct sockaddr_in *)&ss)->sin_port);
+	snprintf(s->listening, sizeof(s->listening), "listening on port %lu",
+		 port);
+	s->lfd = fd;
+	return 0;
+}
+
+/* Where gdb connects, said once (gdbstub_start: there is a process). */
+void gdb_announce(struct gdbstub *s)
+{
+	if (s->listening[0] && s->lfd >= 0)
+		fprintf(stderr, "utrace: gdb: %s\n", s->listening);
+	s->listening[0] = 0;
 }
 
 /*

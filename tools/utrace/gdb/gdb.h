@@ -194,6 +194,7 @@ struct gdbstub {
 	void *host_arg;
 	int lfd, cfd;
 	char *upath;		/* Unix socket to unlink */
+	char listening[160];	/* "listening on ...", said at the start */
 	struct gproc *procs;
 	bool active;		/* engines hold threads for gdb */
 	bool closing;		/* gdb left while running: stop, then let go */
@@ -201,6 +202,7 @@ struct gdbstub {
 	bool asked;		/* gdb resumed and reads a stop reply */
 	bool stopping;		/* all-stop in progress */
 	bool noack;
+	bool intr_pending;	/* Ctrl-C while stopped: at the next resume */
 	bool extended;		/* '!': gdb stays after the process ends */
 	bool fork_events;	/* gdb and the stub both said fork-events+ */
 	bool vfork_events;
@@ -226,6 +228,17 @@ struct gdbstub {
 	int vfd[16];		/* vFile descriptors + 1 (0: free) */
 	bool kick;		/* a queue call waits for a dispatch */
 	struct refused *refused;	/* gdbs being turned away */
+	/*
+	 * Processes the last gdb left running (it detached or went away):
+	 * the next gdb that connects gets them again, stopped as with -p.
+	 * Joined, a watch of their deaths only says when they end.
+	 */
+	struct released {
+		pid_t pid;
+		bool attached;		/* qAttached as it was */
+	} released[8];
+	int nreleased;
+	bool rewatch;		/* locally, watch first (revived threads) */
 };
 
 struct action {
@@ -251,7 +264,8 @@ int gdb_refused_poll(struct gdbstub *s, struct pollfd *pf,
 void gdb_refused_serve(struct gdbstub *s, const struct pollfd *pf,
 		       struct refused **rf, int nr, double now);
 void gdb_refused_free(struct gdbstub *s);
-int gdb_listen(struct gdbstub *s, const char *addr);
+int gdb_listen(struct gdbstub *s, const char *addr, char *why, size_t n);
+void gdb_announce(struct gdbstub *s);
 
 /* server.c: what each packet asks for (gdbserver's server). */
 void gdb_handle_packet(struct gdbstub *s, char *p, size_t len);
@@ -282,7 +296,9 @@ int gdb_watch(struct gdbstub *s, pid_t tid);
 struct gthr *gthr_add(struct gdbstub *s, struct gproc *p, pid_t tid);
 void gthr_drop(struct gthr *g);
 void gdb_let_go_proc(struct gdbstub *s, struct gproc *p);
-void gdb_let_go(struct gdbstub *s);
+void gdb_let_go(struct gdbstub *s, bool listen);
+bool gdb_revive(struct gdbstub *s);
+void gdb_released_death(struct gdbstub *s, pid_t pid);
 void gdb_client_gone(struct gdbstub *s);
 bool gthr_pending(struct gdbstub *s, struct gthr *g);
 void gdb_resume(struct gdbstub *s, struct action *acts, size_t n);

@@ -28,11 +28,13 @@ struct gdbstub_host {
 
 /*
  * Listen on @addr (":PORT" or "HOST:PORT", ":0" picks a free port; a
- * string with a '/' is a Unix socket path).  Prints "Listening on ..." on
- * stderr.  Returns 0 or -errno.
+ * string with a '/' is a Unix socket path).  Returns 0 or -errno, and
+ * then says in @why what is wrong with @addr (a port out of range, an
+ * unknown host, an address in use).  Called before anything is attached
+ * or spawned; gdbstub_start() prints "utrace: gdb: listening on ...".
  */
 int gdbstub_new(struct utrace_tracer *t, const char *addr,
-		struct gdbstub **out);
+		struct gdbstub **out, char *why, size_t n);
 /*
  * For vRun and vAttach; @argv, the command utrace runs (or NULL), is what
  * a vRun with no program starts again.
@@ -45,7 +47,10 @@ int gdbstub_set_host(struct gdbstub *s, const struct gdbstub_host *host,
  * stopped at once).
  */
 int gdbstub_set_process(struct gdbstub *s, pid_t pid, bool spawned);
-/* After the engines are attached: with -p, hold every thread for gdb. */
+/*
+ * After the engines are attached: with -p, hold every thread for gdb;
+ * then say where gdb connects.
+ */
 int gdbstub_start(struct gdbstub *s);
 /*
  * Hook of attach_engines(), right after utrace's keeper (before the

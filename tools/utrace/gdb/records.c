@@ -76,7 +76,7 @@ static void format_stop(struct gdbstub *s, struct gthr *g, char *buf,
 		 (unsigned)g->p->pid, (unsigned)g->tid);
 }
 
-/* Tell gdb about g's gthr_event (all threads are held). */
+/* Tell gdb about g's event (all threads are held). */
 void gdb_report(struct gdbstub *s, struct gthr *g)
 {
 	struct gthr *h;
@@ -456,6 +456,8 @@ static void on_record(struct gdbstub *s, const struct utrace_event *ev)
 	g = gthr_find(s, ev->tid);
 	if (!g)
 		g = adopt(s, ev);
+	if (!g && ev->type == UTRACE_EVENT(DEATH) && !s->active)
+		gdb_released_death(s, ev->pid);
 	if (!g) {
 		if (ev->held) {
 			/* Not a thread gdb debugs: as if we were not there. */

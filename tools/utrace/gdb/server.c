@@ -382,7 +382,7 @@ static void do_detach(struct gdbstub *s, const char *q)
 			if (p->active)
 				fprintf(stderr, "utrace: gdb detached from "
 					"process %d\n", p->pid);
-		gdb_let_go(s);
+		gdb_let_go(s, true);
 		return;
 	}
 	q++;
@@ -399,7 +399,7 @@ static void do_detach(struct gdbstub *s, const char *q)
 			others = true;
 	/* The last one, with target remote: the stub is done. */
 	if (!others && !s->extended)
-		gdb_let_go(s);
+		gdb_let_go(s, true);
 }
 
 /* A hex-encoded vRun argument, up to ';' or the end; NULL if malformed. */
@@ -771,7 +771,7 @@ static void check_stopped(struct gdbstub *s)
 	if (gdb_any_running(s))
 		return;
 	if (s->closing) {
-		gdb_let_go(s);
+		gdb_let_go(s, true);
 		return;
 	}
 	g = s->evthr;
@@ -865,15 +865,18 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 	return err < 0 ? err : r;
 }
 
-static int stub_new(const char *addr, struct gdbstub **out)
+static int stub_new(const char *addr, struct gdbstub **out, char *why,
+		    size_t n)
 {
 	struct gdbstub *s = calloc(1, sizeof(*s));
 	int err;
 
-	if (!s)
+	if (!s) {
+		snprintf(why, n, "%s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	s->lfd = s->cfd = -1;
-	err = gdb_listen(s, addr);
+	err = gdb_listen(s, addr, why, n);
 	if (err) {
 		free(s);
 		return err;
@@ -883,14 +886,16 @@ static int stub_new(const char *addr, struct gdbstub **out)
 }
 
 int gdbstub_new(struct utrace_tracer *t, const char *addr,
-		struct gdbstub **out)
+		struct gdbstub **out, char *why, size_t n)
 {
 	struct utrace_queue *q;
 	int err = utrace_queue_new(t, &q);
 
-	if (err)
+	if (err) {
+		snprintf(why, n, "%s", strerror(-err));
 		return err;
-	err = stub_new(addr, out);
+	}
+	err = stub_new(addr, out, why, n);
 	if (err) {
 		utrace_queue_free(q);
 		return err;
@@ -963,13 +968,20 @@ int gdbstub_set_host(struct gdbstub *s, const struct gdbstub_host *host,
 
 int gdbstub_start(struct gdbstub *s)
 {
-	return s->procs ? gdb_start_proc(s, s->procs) : -ESRCH;
+	int err = s->procs ? gdb_start_proc(s, s->procs) : -ESRCH;
+
+	if (!err)
+		gdb_announce(s);
+	return err;
 }
 
 bool gdbstub_serving(const struct gdbstub *s)
 {
-	if (!s || !s->active)
+	if (!s)
 		return false;
+	/* Joined, processes a gdb left: until they end, for the next gdb. */
+	if (!s->active)
+		return s->joined && s->nreleased > 0;
 	/* A fork child only gdb traces, or extended-remote waiting for more. */
 	return gdb_any_live(s) || (s->extended && s->cfd >= 0);
 }
@@ -980,7 +992,7 @@ void gdbstub_free(struct gdbstub *s)
 		return;
 	/* Breakpoints out, held signals settled, the queue's engines gone. */
 	if (s->active)
-		gdb_let_go(s);
+		gdb_let_go(s, false);
 	utrace_queue_free(s->q);
 	gdb_close_client(s);
 	gdb_refused_free(s);

@@ -293,6 +293,8 @@ int gdb_watch(struct gdbstub *s, pid_t tid)
 
 	if (s->joined)
 		flags = UTRACE_WATCH_PROCESS | UTRACE_WATCH_FIRST;
+	else if (s->rewatch)
+		flags = UTRACE_WATCH_FIRST;	/* before the printer still */
 	err = utrace_queue_watch(s->q, tid, flags, ev,
 				 ev & ~UTRACE_EVENT(DEATH));
 	if (err)
@@ -487,18 +489,39 @@ void gdb_let_go_proc(struct gdbstub *s, struct gproc *p)
 }
 
 /* gdb detached from everything or went away: the stub is done. */
-void gdb_let_go(struct gdbstub *s)
+/*
+ * gdb detached from everything or went away: the processes run on as
+ * found.  With @listen the stub remembers them and waits for the next
+ * gdb (as gdbserver does without --once); else it is done.
+ */
+void gdb_let_go(struct gdbstub *s, bool listen)
 {
 	struct gproc *p, *next;
+	int i;
 
 	for (p = s->procs; p; p = next) {
 		next = p->next;
-		if (p->active)
-			gdb_let_go_proc(s, p);
+		if (!p->active)
+			continue;
+		if (listen && !p->gone && !p->killed &&
+		    s->nreleased < (int)(sizeof(s->released) /
+					 sizeof(s->released[0]))) {
+			s->released[s->nreleased].pid = p->pid;
+			s->released[s->nreleased++].attached = p->attached;
+		}
+		gdb_let_go_proc(s, p);
 	}
 	s->active = false;
 	s->waiting = s->stopping = s->closing = false;
 	gdb_close_client(s);
+	/* Joined: nothing traces them here; their deaths end the wait. */
+	for (i = 0; listen && s->joined && i < s->nreleased; i++)
+		utrace_queue_watch(s->q, s->released[i].pid,
+				   UTRACE_WATCH_PROCESS, UTRACE_EVENT(DEATH),
+				   0);
+	if (listen && s->nreleased)
+		return;
+	s->nreleased = 0;
 	if (s->lfd >= 0)
 		close(s->lfd);
 	s->lfd = -1;
@@ -506,7 +529,96 @@ void gdb_let_go(struct gdbstub *s)
 		unlink(s->upath);
 }
 
-/* The connection gdb_ended (EOF, error or D). */
+/* Joined: a released process's thread died; its last one ends it. */
+void gdb_released_death(struct gdbstub *s, pid_t pid)
+{
+	char path[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	if (!access(path, F_OK))
+		return;		/* threads left */
+	for (i = 0; i < s->nreleased; i++)
+		if (s->released[i].pid == pid)
+			s->released[i] = s->released[--s->nreleased];
+}
+
+/* Is @pid there still (not a zombie)? */
+static bool proc_alive(pid_t pid)
+{
+	char path[64], buf[256], *q;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	q = strrchr(buf, ')');
+	return q && q[1] == ' ' && q[2] != 'Z' && q[2] != 'X';
+}
+
+/*
+ * A new gdb after one left: the processes it left are debugged again,
+ * every thread held as with -p (the stop reply waits for it).  Locally
+ * the stub's engine goes first on each thread again, so that the
+ * printer never sees gdb's traps.  Returns whether there is one.
+ */
+bool gdb_revive(struct gdbstub *s)
+{
+	struct released r[8];
+	struct dirent *de;
+	struct gproc *p;
+	char path[64];
+	int i, n = s->nreleased;
+	DIR *d;
+
+	memcpy(r, s->released, sizeof(r));
+	s->nreleased = 0;
+	for (i = 0; i < n; i++) {
+		if (!proc_alive(r[i].pid) ||
+		    gdbstub_set_process(s, r[i].pid, false) < 0)
+			continue;
+		p = gproc_find(s, r[i].pid);
+		p->attached = r[i].attached;
+		if (s->joined) {
+			utrace_queue_unwatch(s->q, p->pid, UTRACE_WATCH_PROCESS);
+			if (gdb_start_proc(s, p) < 0)
+				gdb_let_go_proc(s, p);
+			continue;
+		}
+		s->rewatch = true;
+		snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
+		d = opendir(path);
+		if (gthr_add(s, p, p->pid) && gdb_watch(s, p->pid) == 0) {
+			while (d && (de = readdir(d))) {
+				pid_t tid = (pid_t)atoi(de->d_name);
+				struct gthr *g;
+
+				if (tid <= 0 || gthr_find(s, tid))
+					continue;
+				g = gthr_add(s, p, tid);
+				if (g && gdb_watch(s, tid) < 0) {
+					gthr_unlink(s, g);
+					free(g);
+				}
+			}
+		}
+		if (d)
+			closedir(d);
+		s->rewatch = false;
+		if (gdb_start_proc(s, p) < 0)
+			gdb_let_go_proc(s, p);
+	}
+	return gdb_any_live(s);
+}
+
+/* The connection ended (EOF, error or D). */
 void gdb_client_gone(struct gdbstub *s)
 {
 	gdb_close_client(s);
@@ -523,7 +635,7 @@ void gdb_client_gone(struct gdbstub *s)
 		gdb_stop_all(s);
 		return;
 	}
-	gdb_let_go(s);
+	gdb_let_go(s, true);
 }
 
 /* A pending event that still stands (a removed breakpoint's does not). */
@@ -652,6 +764,10 @@ void gdb_resume(struct gdbstub *s, struct action *acts, size_t n)
 			utrace_queue_resume(s->q, p->pid);
 	}
 	s->kick = true;
+	if (s->intr_pending) {
+		s->intr_pending = false;
+		gdb_interrupt(s);
+	}
 }
 
 /*
@@ -697,14 +813,24 @@ int gdb_start_proc(struct gdbstub *s, struct gproc *p)
 
 /*
  * Ctrl-C while the threads run: stop them all and report SIGINT for the
- * thread of the last stop (else the main thread, else any).
+ * thread of the last stop (else the main thread, else any).  gdb sends
+ * one while the process is stopped too (a Ctrl-C while it read files
+ * through the target, say), and then waits for a stop after its next
+ * resume: as gdbserver (which sends the process a SIGINT then), the next
+ * resume stops again at once.
  */
 void gdb_interrupt(struct gdbstub *s)
 {
 	struct gthr *g, *h;
 
-	if (!s->waiting || s->stopping || !s->threads)
+	if (!s->active || !s->threads)
 		return;
+	if (!s->waiting) {
+		s->intr_pending = true;
+		return;
+	}
+	if (s->stopping)
+		return;		/* a stop reply comes anyway */
 	g = gthr_live(s, s->last_tid);
 	if (!g && s->procs)
 		g = gthr_live(s, s->procs->pid);
