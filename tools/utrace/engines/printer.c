@@ -979,7 +979,7 @@ static uint32_t p_clone(uint32_t action, struct utrace_engine *e,
 	t->dc.child = child;
 	if (!proc_comm(child, t->dc.child_comm, sizeof(t->dc.child_comm)))
 		t->dc.child_comm[0] = '\0';
-	return keep(action);
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 static const struct utrace_engine_ops printer_ops = {
