@@ -174,7 +174,12 @@ continue
 info breakpoints
 kill
 EOF
-diffcase watch "hardware watchpoint and breakpoint" basic s.watch
+# Many virtual machines take debug register writes and never trap.
+if hw=$("$O/test/progs/hostcap" hwbp 2>&1); then
+	diffcase watch "hardware watchpoint and breakpoint" basic s.watch
+else
+	echo "ok - hardware watchpoint and breakpoint: same gdb output as gdbserver # SKIP ${hw#hwbp: no: }"
+fi
 
 cat >s.threads <<'EOF'
 break in_thread
