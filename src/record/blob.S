@@ -108,10 +108,14 @@ urec_entry:
 
 	/* the entry record */
 	mov	$UREC_ENTRY_SIZE, %ecx
+	mov	$1, %edx
+	call	.Lcap_size
+	push	%rcx
 	call	.Lreserve
+	pop	%rcx
 	test	%rdi, %rdi
 	jz	.Lplain
-	movl	$UREC_ENTRY_SIZE, UREC_R_SIZE(%rdi)
+	movl	%ecx, UREC_R_SIZE(%rdi)
 	rdtsc
 	shl	$32, %rdx
 	or	%rdx, %rax
@@ -131,6 +135,11 @@ urec_entry:
 	mov	%rax, UREC_R_SP(%rdi)
 	rdfsbase %rax
 	mov	%rax, UREC_R_FSBASE(%rdi)
+	push	%rdi
+	mov	$UREC_ENTRY_SIZE, %esi
+	mov	$1, %edx
+	call	.Lcap_fill
+	pop	%rdi
 	movl	$UREC_T_ENTRY, UREC_R_TYPE(%rdi)
 	call	.Lbell
 
@@ -147,10 +156,14 @@ urec_blob_sys_rec:
 
 	/* the exit record (rbx, r12, r13 survive the syscall) */
 	mov	$UREC_EXIT_SIZE, %ecx
+	mov	$2, %edx
+	call	.Lcap_size
+	push	%rcx
 	call	.Lreserve
+	pop	%rcx
 	test	%rdi, %rdi
 	jz	2f
-	movl	$UREC_EXIT_SIZE, UREC_R_SIZE(%rdi)
+	movl	%ecx, UREC_R_SIZE(%rdi)
 	rdtsc
 	shl	$32, %rdx
 	or	%rdx, %rax
@@ -159,6 +172,11 @@ urec_blob_sys_rec:
 	mov	%rax, UREC_R_NR(%rdi)
 	mov	F_RCX(%rbp), %rax
 	mov	%rax, UREC_R_RET(%rdi)
+	push	%rdi
+	mov	$UREC_EXIT_SIZE, %esi
+	mov	$2, %edx
+	call	.Lcap_fill
+	pop	%rdi
 	movl	$UREC_T_EXIT, UREC_R_TYPE(%rdi)
 	call	.Lbell
 2:	mov	F_RCX(%rbp), %rax
@@ -207,6 +225,195 @@ urec_blob_sys_plain:
 	/* the stub makes the syscall itself: the stop path */
 	addq	$UREC_STUB_SLOW, F_RET(%rbp)
 	jmp	.Lreturn
+
+/*
+ * Capture rules (layout.h): the rule set of the syscall in the frame, in
+ * the area's header (the tracer writes it; the program could too, which
+ * only spoils its own records: every length is clamped).  The syscall's
+ * number is below 1024 here (it is in the slot's record set).
+ * .Lcap_set: r10 = the set, or 0.  Clobbers rax.
+ */
+.Lcap_set:
+	xor	%r10d, %r10d
+	mov	F_RAX(%rbp), %rax
+	movzbl	UREC_H_RULEIDX(%r13,%rax), %eax
+	test	%eax, %eax
+	jz	1f
+	shl	$5, %eax			/* UREC_RULESET */
+	lea	UREC_H_RULES(%r13,%rax), %r10
+1:	ret
+
+/*
+ * .Lcap_len: the bytes rule r8 takes at the moment edx (1 entry, 2 exit),
+ * in rax (0: none).  Clobbers rcx, r9.
+ */
+.Lcap_len:
+	xor	%eax, %eax
+	movzbl	UREC_RU_WHEN(%r8), %ecx
+	test	%edx, %ecx
+	jz	9f
+	mov	UREC_RU_MAX(%r8), %r9d
+	cmp	$UREC_CAP_LIMIT, %r9
+	jbe	1f
+	mov	$UREC_CAP_LIMIT, %r9d
+1:	movzbl	UREC_RU_KIND(%r8), %ecx
+	cmp	$0, %ecx			/* FIXED */
+	je	7f
+	cmp	$3, %ecx			/* STRING: room for all of it */
+	je	7f
+	cmp	$1, %ecx			/* ARGLEN */
+	jne	2f
+	movzbl	UREC_RU_LENARG(%r8), %ecx
+	cmp	$6, %ecx
+	jae	8f
+	lea	.Largoff(%rip), %rax
+	movzbl	(%rax,%rcx), %ecx
+	mov	(%rbp,%rcx), %rax
+	jmp	6f
+2:	cmp	$2, %ecx			/* RETLEN, at exit */
+	jne	8f
+	cmp	$2, %edx
+	jne	8f
+	mov	F_RCX(%rbp), %rax		/* the result, until restored */
+	test	%rax, %rax
+	jle	8f
+6:	cmp	%r9, %rax
+	jbe	9f
+7:	mov	%r9, %rax
+	ret
+8:	xor	%eax, %eax
+9:	ret
+
+/*
+ * .Lcap_size: ecx = the record's fixed size plus what the rules of the
+ * moment edx take.  Keeps edx.  Clobbers rax, rsi, r8-r11.
+ */
+.Lcap_size:
+	mov	%ecx, %r11d
+	call	.Lcap_set
+	test	%r10, %r10
+	jz	3f
+	xor	%esi, %esi
+1:	lea	(%r10,%rsi,8), %r8
+	movzbl	UREC_RU_WHEN(%r8), %ecx
+	test	%edx, %ecx
+	jz	2f
+	call	.Lcap_len
+	add	$7, %rax
+	and	$-8, %rax
+	lea	UREC_C_HDR(%r11,%rax), %r11
+2:	inc	%esi
+	cmp	$UREC_NRULES, %esi
+	jb	1b
+3:	mov	%r11d, %ecx
+	ret
+
+/*
+ * .Lcap_fill: the captures of the moment edx into record rdi, from offset
+ * esi on (what .Lcap_size counted).  Each reads the program's memory with
+ * process_vm_readv on its own process: a bad address reads nothing, as the
+ * syscall itself would fail with EFAULT, and never faults here.
+ * Clobbers rax, rcx, rdx, rsi, rdi, r8-r11, r14.
+ */
+.Lcap_fill:
+	push	%rdi				/* 32: the record */
+	push	%rsi				/* 24: offset */
+	push	%rdx				/* 16: when */
+	push	$0				/*  8: rule index */
+	call	.Lcap_set
+	test	%r10, %r10
+	jz	9f
+	push	%r10				/*  0: the set */
+1:	mov	8(%rsp), %rsi
+	mov	(%rsp), %r10
+	lea	(%r10,%rsi,8), %r8
+	mov	16(%rsp), %edx
+	movzbl	UREC_RU_WHEN(%r8), %ecx
+	test	%edx, %ecx
+	jz	5f
+	call	.Lcap_len
+	mov	32(%rsp), %rdi
+	add	24(%rsp), %rdi			/* its header */
+	mov	8(%rsp), %ecx
+	mov	16(%rsp), %r9d
+	shl	$8, %r9d
+	or	%r9d, %ecx
+	movl	%ecx, UREC_C_INFO(%rdi)
+	movl	$0, UREC_C_LEN(%rdi)
+	mov	%rax, %rcx
+	add	$7, %rcx
+	and	$-8, %rcx
+	movl	%ecx, UREC_C_ROOM(%rdi)
+	add	$UREC_C_HDR, %rcx
+	add	%rcx, 24(%rsp)
+	xor	%esi, %esi
+	movzbl	UREC_RU_ARG(%r8), %ecx
+	cmp	$6, %ecx
+	jae	2f
+	lea	.Largoff(%rip), %rsi
+	movzbl	(%rsi,%rcx), %ecx
+	mov	(%rbp,%rcx), %rsi
+2:	mov	%rsi, UREC_C_ADDR(%rdi)
+	test	%rax, %rax
+	jz	5f
+	test	%rsi, %rsi
+	jz	5f
+	mov	%rdi, %r14
+	lea	UREC_C_HDR(%rdi), %rdi
+	mov	%rax, %rdx
+	call	.Lread_self
+	test	%rax, %rax
+	js	5f
+	movl	%eax, UREC_C_LEN(%r14)
+5:	incq	8(%rsp)
+	cmpq	$UREC_NRULES, 8(%rsp)
+	jb	1b
+	pop	%r10
+9:	add	$32, %rsp
+	ret
+
+/*
+ * .Lread_self: process_vm_readv(own pid) of rdx bytes at rsi into rdi, the
+ * remote side cut at page boundaries so that a read stops at the first page
+ * that cannot be read.  rax: the bytes read or -errno.
+ * Clobbers rcx, rdx, rsi, rdi, r8-r11.
+ */
+.Lread_self:
+	sub	$320, %rsp
+	mov	%rdi, 0(%rsp)
+	mov	%rdx, 8(%rsp)
+	lea	16(%rsp), %r9
+	xor	%r10d, %r10d
+1:	mov	%rsi, %rax
+	and	$4095, %rax
+	mov	$4096, %rcx
+	sub	%rax, %rcx
+	cmp	%rdx, %rcx
+	jbe	2f
+	mov	%rdx, %rcx
+2:	mov	%rsi, (%r9)
+	mov	%rcx, 8(%r9)
+	add	$16, %r9
+	inc	%r10
+	add	%rcx, %rsi
+	sub	%rcx, %rdx
+	jz	3f
+	cmp	$18, %r10
+	jb	1b
+3:	mov	%r10, %r8
+	mov	UREC_D_PID(%r12), %rdi
+	lea	0(%rsp), %rsi
+	mov	$1, %edx
+	lea	16(%rsp), %r10
+	xor	%r9d, %r9d
+	mov	$310, %eax			/* process_vm_readv */
+	syscall
+	add	$320, %rsp
+	ret
+
+/* frame offsets of the six syscall arguments */
+.Largoff:
+	.byte	F_RDI, F_RSI, F_RDX, F_R10, F_R8, F_R9
 
 /*
  * .Lreserve: room for a record of %ecx bytes in the slot at %rbx.
@@ -388,6 +595,7 @@ urec_blob_close:
  * In: rdi = signal, rsi = siginfo, rdx = ucontext.
  */
 #define SI_CODE		8
+#define SI_CALL_ADDR	16		/* siginfo's _sigsys._call_addr */
 #define UC_RIP		(40 + 16 * 8)	/* uc_mcontext.gregs[REG_RIP] */
 #define SYS_rt_sigaction 13
 #define SYS_gettid	186
@@ -409,8 +617,16 @@ urec_blob_sigsys:
 	jae	1f
 	movb	$0, UREC_S_SELECTOR(%rax)
 	movl	$0, UREC_S_ON(%rax)
-1:	subq	$2, UC_RIP(%rdx)
-	ret
+	/*
+	 * Back to the syscall instruction, unless the tracer had moved the
+	 * thread already (into a stub, or onto a syscall it opened the
+	 * selector for) when it died: then the thread goes on from there.
+	 */
+1:	mov	SI_CALL_ADDR(%rsi), %rax
+	cmp	%rax, UC_RIP(%rdx)
+	jne	3f
+	subq	$2, UC_RIP(%rdx)
+3:	ret
 2:	push	%r12
 	sub	$32, %rsp			/* a zeroed sigaction: SIG_DFL */
 	movq	$0, (%rsp)

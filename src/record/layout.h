@@ -29,6 +29,7 @@
 #define UREC_D_AREA		0	/* u64: the shared area; 0: none */
 #define UREC_D_END		8	/* u64: its end */
 #define UREC_D_TRACER		16	/* u64: the tracer's pid */
+#define UREC_D_PID		24	/* u64: the process (for its own reads) */
 #define UREC_D_SIGACT		64	/* struct kernel_sigaction: ours */
 #define UREC_D_OLDACT		96	/* the one it replaced */
 
@@ -37,7 +38,22 @@
 #define UREC_H_STATE		8	/* u32: 1 records are on */
 #define UREC_H_SLEEP		12	/* u32: the tracer waits for the bell */
 #define UREC_H_BELL		16	/* u32: futex word the tracee wakes */
-#define UREC_HDR_SIZE		UREC_PAGE
+#define UREC_H_RULEIDX		1024	/* u8[1024]: a syscall's rule set, 0 none */
+#define UREC_H_RULES		UREC_PAGE	/* rule sets, UREC_RULESET bytes each */
+#define UREC_HDR_SIZE		(4 * UREC_PAGE)
+
+/*
+ * Capture rules (utrace_set_capture): a set is UREC_NRULES rules of 8
+ * bytes; set i is at UREC_H_RULES + i * UREC_RULESET, i from 1 to 255.
+ */
+#define UREC_NRULES		4
+#define UREC_RULESET		(UREC_NRULES * 8)
+#define UREC_RU_WHEN		0	/* u8: 1 at entry, 2 at exit */
+#define UREC_RU_ARG		1	/* u8: the argument holding the address */
+#define UREC_RU_KIND		2	/* u8: UTRACE_CAPTURE_FIXED ... */
+#define UREC_RU_LENARG		3	/* u8: the argument holding a length */
+#define UREC_RU_MAX		4	/* u32: bytes at most */
+#define UREC_CAP_LIMIT		16384	/* the most one rule captures */
 
 /* slot header (a thread's GS base) */
 #define UREC_S_SELECTOR		0	/* u8: syscall user dispatch selector */
@@ -67,10 +83,22 @@
 #define UREC_R_IP		152	/* u64: address after the syscall */
 #define UREC_R_SP		160	/* u64 */
 #define UREC_R_FSBASE		168	/* u64 */
-#define UREC_ENTRY_SIZE		176
+#define UREC_ENTRY_SIZE		176	/* without captures */
 /* exit */
 #define UREC_R_RET		24	/* u64 */
-#define UREC_EXIT_SIZE		32
+#define UREC_EXIT_SIZE		32	/* without captures */
+/*
+ * After the fixed part of an entry or exit record, one capture per rule
+ * of that moment: a header, then room bytes (a multiple of 8), of which
+ * len were read from addr.
+ */
+#define UREC_C_INFO		0	/* u32: rule index | when << 8 */
+#define UREC_C_LEN		4	/* u32 */
+#define UREC_C_ROOM		8	/* u32 */
+#define UREC_C_ADDR		16	/* u64 */
+#define UREC_C_HDR		24
+#define UREC_REC_MAX		(UREC_ENTRY_SIZE + UREC_NRULES * \
+				 (UREC_C_HDR + UREC_CAP_LIMIT))
 
 #define UREC_T_ENTRY		1
 #define UREC_T_EXIT		2

@@ -142,6 +142,17 @@ struct rthread {
 		struct utrace_syscall sc;
 		struct user_regs_struct regs;
 	} intr;
+	/*
+	 * The memory the entry being reported captured, and its exit's: a
+	 * copy of the record, and where each capture is in it.
+	 */
+	struct cap {
+		uint64_t addr;
+		uint32_t len, off;
+	} ecap[UREC_NRULES], xcap[UREC_NRULES];
+	unsigned necap, nxcap;
+	unsigned char *ebuf, *xbuf;
+	bool cur_exit;		/* reporting the exit (both sets visible) */
 	uint64_t want[NBITS / 64];	/* copies of what the slot holds */
 	uint64_t stop[NBITS / 64];
 };
@@ -155,6 +166,11 @@ struct rec {
 	uint64_t capture[NBITS / 64];	/* syscalls that may be recorded */
 	/* the bell helper (any thread: under lock) */
 	pthread_mutex_t lock;
+	struct utrace__rrec *buf;	/* the record being delivered */
+	/* capture rules: the set each syscall uses (0: none), and the sets */
+	unsigned char ruleidx[NBITS];
+	unsigned nsets;
+	unsigned char sets[256][UREC_RULESET];
 	pthread_t bell;
 	bool bell_started, bell_stop;
 	uint64_t stats[4];
@@ -595,6 +611,16 @@ static int sigsys_handler(struct rproc *p, struct uthread *th)
 
 static void stub_pages_ahead(struct rproc *p, struct uthread *th);
 
+/* The tracer's capture rules into @p's area (the blob reads them there). */
+static void rules_publish(struct rec *rec, struct rproc *p)
+{
+	if (!p->map)
+		return;
+	memcpy(p->map + UREC_H_RULEIDX, rec->ruleidx, sizeof(rec->ruleidx));
+	memcpy(p->map + UREC_H_RULES, rec->sets,
+	       (size_t)(rec->nsets + 1) * UREC_RULESET);
+}
+
 /*
  * Place the blob and the shared area in @th's process (its only thread,
  * stopped where it returns to user mode next) and give @th a slot.
@@ -608,7 +634,7 @@ static int setup(struct rec *rec, struct rproc *p, struct rthread *rt)
 	char path[64];
 	long region, area;
 	size_t blob = (size_t)(urec_blob_end - urec_blob_start);
-	uint64_t data[3];
+	uint64_t data[4];
 	int fd, err;
 
 	if (ptrace(PTRACE_GETREGS, TID(th), 0L, &saved) < 0)
@@ -672,6 +698,8 @@ static int setup(struct rec *rec, struct rproc *p, struct rthread *rt)
 	data[0] = p->area;
 	data[1] = p->area + UREC_AREA_SIZE;
 	data[2] = (uint64_t)getpid();
+	data[3] = (uint64_t)p->tgid;
+	rules_publish(rec, p);
 	if (mem_rw(p, p->code + UREC_CODE_SIZE + UREC_D_AREA, data,
 		   sizeof(data), true))
 		return -EFAULT;
@@ -989,11 +1017,10 @@ static void on_sigsys(struct rec *rec, struct rthread *rt)
 	rec->stats[ST_TRAPS]++;
 	if (!r)
 		return;
-	ip = r->rip - 2;
+	ip = r->rip;	/* rewound by hook_status */
 	nr = (long)r->orig_rax;
 	if (in_stub_page(p, ip)) {
 		/* a stub's own syscall: the stop path */
-		r->rax = r->orig_rax;
 		flip_at(rt, r, ip);
 		rec->stats[ST_FLIPS]++;
 		return;
@@ -1004,7 +1031,6 @@ static void on_sigsys(struct rec *rec, struct rthread *rt)
 	r = utrace__th_regs(th);
 	if (!r)
 		return;
-	r->rax = r->orig_rax;
 	if (!s || bit(rt->stop, nr)) {
 		flip_at(rt, r, s ? s->x : ip);
 		rec->stats[ST_FLIPS]++;
@@ -1023,7 +1049,8 @@ static void on_sigsys(struct rec *rec, struct rthread *rt)
  * then stop).  Returns 1 with a record (@consumed: its bytes and any
  * padding before it), 0 when there is none yet, -1 when it broke.
  */
-int utrace__rec_peek(char *s, struct utrace__rrec *out, size_t *consumed)
+int utrace__rec_peek(char *s, struct utrace__rrec *out, size_t *consumed,
+		     uint64_t *tsc)
 {
 	char *ring = s + UREC_SLOT_HDR;
 	uint64_t tail = *(volatile uint64_t *)(s + UREC_S_TAIL);
@@ -1047,16 +1074,21 @@ int utrace__rec_peek(char *s, struct utrace__rrec *out, size_t *consumed)
 			tail += hdr[0];
 			continue;
 		}
-		if ((hdr[1] == UREC_T_ENTRY && hdr[0] != UREC_ENTRY_SIZE) ||
-		    (hdr[1] == UREC_T_EXIT && hdr[0] != UREC_EXIT_SIZE) ||
-		    (hdr[1] != UREC_T_ENTRY && hdr[1] != UREC_T_EXIT))
+		if ((hdr[1] == UREC_T_ENTRY && hdr[0] < UREC_ENTRY_SIZE) ||
+		    (hdr[1] == UREC_T_EXIT && hdr[0] < UREC_EXIT_SIZE) ||
+		    (hdr[1] != UREC_T_ENTRY && hdr[1] != UREC_T_EXIT) ||
+		    hdr[0] > UREC_REC_MAX)
 			return -1;
-		memset(out, 0, sizeof(*out));
-		memcpy(out, ring + off, hdr[0]);
+		*consumed = skipped + hdr[0];
+		if (!out) {
+			memcpy(tsc, ring + off + UREC_R_TSC, sizeof(*tsc));
+			return 1;
+		}
+		memset(out->raw, 0, UREC_ENTRY_SIZE);
+		memcpy(out->raw, ring + off, hdr[0]);
 		/* what was checked, not what the program may write since */
 		out->size = hdr[0];
 		out->type = hdr[1];
-		*consumed = skipped + hdr[0];
 		return 1;
 	}
 	return -1;
@@ -1091,7 +1123,7 @@ void utrace__rec_consume(char *s, size_t len)
 
 static int peek(struct rthread *rt, struct utrace__rrec *out, size_t *consumed)
 {
-	return utrace__rec_peek(slot_hdr(rt->p, rt->slot), out, consumed);
+	return utrace__rec_peek(slot_hdr(rt->p, rt->slot), out, consumed, NULL);
 }
 
 static void consume(struct rthread *rt, size_t len)
@@ -1129,6 +1161,75 @@ static void regs_from(const struct utrace__rrec *r, struct user_regs_struct *g)
 	g->ss = 0x2b;
 }
 
+/*
+ * The captures of record @r, whose fixed part is @base bytes, into @caps
+ * and a copy of the record in *@buf (made once).  Each is checked against
+ * the record's size; the first that breaks the rules ends the list.
+ */
+static unsigned caps_of(const struct utrace__rrec *r, size_t base,
+			struct cap *caps, unsigned char **buf)
+{
+	size_t off = base;
+	unsigned n = 0;
+
+	if (r->size <= base)
+		return 0;
+	if (!*buf && !(*buf = malloc(UREC_REC_MAX)))
+		return 0;
+	memcpy(*buf, r->raw, r->size);
+	while (n < UREC_NRULES && off + UREC_C_HDR <= r->size) {
+		uint32_t len, room;
+		uint64_t addr;
+
+		memcpy(&len, *buf + off + UREC_C_LEN, sizeof(len));
+		memcpy(&room, *buf + off + UREC_C_ROOM, sizeof(room));
+		memcpy(&addr, *buf + off + UREC_C_ADDR, sizeof(addr));
+		if (room % 8 || len > room || room > UREC_CAP_LIMIT ||
+		    off + UREC_C_HDR + room > r->size)
+			break;
+		caps[n].addr = addr;
+		caps[n].len = len;
+		caps[n].off = (uint32_t)(off + UREC_C_HDR);
+		n++;
+		off += UREC_C_HDR + room;
+	}
+	return n;
+}
+
+static ssize_t cap_read(const struct cap *c, unsigned n,
+			const unsigned char *buf, uint64_t addr, void *out,
+			size_t len)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t d = addr - c[i].addr;
+		size_t k;
+
+		if (addr < c[i].addr || d >= c[i].len)
+			continue;
+		k = c[i].len - d < len ? c[i].len - d : len;
+		memcpy(out, buf + c[i].off + d, k);
+		return (ssize_t)k;
+	}
+	return -ENODATA;
+}
+
+/* A memory read in a callback made from a record: what it captured. */
+static ssize_t hook_rec_read(struct utrace_tracer *t, void *data,
+			     struct uthread *th, uint64_t addr, void *buf,
+			     size_t len)
+{
+	struct rthread *rt = rt_of(th);
+	ssize_t n = -ENODATA;
+
+	if (!rt)
+		return n;
+	if (rt->cur_exit)
+		n = cap_read(rt->xcap, rt->nxcap, rt->xbuf, addr, buf, len);
+	if (n == -ENODATA)
+		n = cap_read(rt->ecap, rt->necap, rt->ebuf, addr, buf, len);
+	return n;
+}
+
 static void deliver(struct rec *rec, struct rthread *rt,
 		    const struct utrace__rrec *r)
 {
@@ -1149,6 +1250,8 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		sc.sp = rt->regs.rsp;
 		rt->sc = sc;
 		rt->in_entry = true;
+		rt->necap = caps_of(r, UREC_ENTRY_SIZE, rt->ecap, &rt->ebuf);
+		rt->cur_exit = false;
 		rec->stats[ST_RECORDS]++;
 		utrace__record_report(rt->th, false, &sc, &rt->regs);
 		return;
@@ -1173,13 +1276,17 @@ static void deliver(struct rec *rec, struct rthread *rt,
 			rt->regs.orig_rax = SYS_restart_syscall;
 		}
 		rt->regs.rax = (unsigned long)-ENOSYS;
+		/* the entry's memory was the first time's: not kept */
+		rt->necap = 0;
+		rt->cur_exit = false;
 		rec->stats[ST_RECORDS]++;
 		utrace__record_report(rt->th, false, &rt->sc, &rt->regs);
-		rt->in_entry = true;
 		rt->sc.ret = (long)r->v[0];
 		rt->regs.rax = r->v[0];
-		rt->in_entry = false;
+		rt->nxcap = caps_of(r, UREC_EXIT_SIZE, rt->xcap, &rt->xbuf);
+		rt->cur_exit = true;
 		utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
+		rt->cur_exit = false;
 		return;
 	}
 	/* an exit without its entry: a broken ring */
@@ -1188,22 +1295,27 @@ static void deliver(struct rec *rec, struct rthread *rt,
 	rt->in_entry = false;
 	rt->sc.ret = (long)r->v[0];
 	rt->regs.rax = r->v[0];
+	rt->nxcap = caps_of(r, UREC_EXIT_SIZE, rt->xcap, &rt->xbuf);
+	rt->cur_exit = true;
 	rec->stats[ST_RECORDS]++;
 	utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
+	rt->cur_exit = false;
 }
 
 /* Deliver @rt's records (@all: until none is left; else one). */
 static void drain_thread(struct rec *rec, struct rthread *rt, bool all)
 {
-	struct utrace__rrec r;
+	struct utrace__rrec *r = rec->buf;
 	size_t len;
 
+	if (!r)
+		return;
 	do {
 		int k;
 
 		if (rt->slot < 0 || !rt->p->map)
 			return;
-		k = peek(rt, &r, &len);
+		k = peek(rt, r, &len);
 		if (k == 0)
 			return;
 		if (k < 0) {
@@ -1213,7 +1325,7 @@ static void drain_thread(struct rec *rec, struct rthread *rt, bool all)
 			return;
 		}
 		consume(rt, len);
-		deliver(rec, rt, &r);
+		deliver(rec, rt, r);
 	} while (all);
 }
 
@@ -1225,8 +1337,7 @@ static void drain_all(struct rec *rec)
 {
 	for (int guard = 0; guard < 1 << 20; guard++) {
 		struct rthread *best = NULL;
-		uint64_t best_tsc = UINT64_MAX;
-		struct utrace__rrec r;
+		uint64_t best_tsc = UINT64_MAX, tsc = 0;
 		size_t len;
 
 		for (struct rthread *rt = rec->rts; rt; rt = rt->next) {
@@ -1234,14 +1345,15 @@ static void drain_all(struct rec *rec)
 
 			if (rt->slot < 0 || !rt->p->map)
 				continue;
-			k = peek(rt, &r, &len);
+			k = utrace__rec_peek(slot_hdr(rt->p, rt->slot), NULL,
+					     &len, &tsc);
 			if (k < 0) {
 				drain_thread(rec, rt, false);
 				continue;
 			}
-			if (k > 0 && r.tsc < best_tsc) {
+			if (k > 0 && tsc < best_tsc) {
 				best = rt;
-				best_tsc = r.tsc;
+				best_tsc = tsc;
 			}
 		}
 		if (!best)
@@ -1368,8 +1480,11 @@ static void exit_at_stop(struct rec *rec, struct rthread *rt)
 	rt->in_entry = false;
 	rt->sc.ret = ret;
 	rt->regs.rax = (unsigned long)ret;
+	rt->nxcap = 0;
+	rt->cur_exit = true;
 	rec->stats[ST_RECORDS]++;
 	utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
+	rt->cur_exit = false;
 }
 
 /*
@@ -1429,6 +1544,27 @@ static bool hook_status(struct utrace_tracer *t, void *data,
 	int event = status >> 16;
 	siginfo_t si;
 
+	/*
+	 * A dispatch trap: back on the syscall instruction first thing, in
+	 * the kernel too.  Should the tracer die before it restarts the
+	 * thread, the thread makes the syscall again (it traps again, and
+	 * the blob's SIGSYS handler lets it through), whether the stop's
+	 * SIGSYS is then delivered or dropped.  (Dropped before this, the
+	 * syscall is lost: utrace(7), the record path's known limits.)
+	 */
+	if (rt && rt->slot >= 0 && WIFSTOPPED(status) && event == 0 &&
+	    WSTOPSIG(status) == SIGSYS &&
+	    ptrace(PTRACE_GETSIGINFO, TID(th), 0L, &si) == 0 &&
+	    si.si_code == SYS_USER_DISPATCH) {
+		struct user_regs_struct r;
+
+		if (ptrace(PTRACE_GETREGS, TID(th), 0L, &r) == 0 &&
+		    r.rip == (uint64_t)si.si_call_addr) {
+			r.rip -= 2;
+			r.rax = r.orig_rax;
+			ptrace(PTRACE_SETREGS, TID(th), 0L, &r);
+		}
+	}
 	if (rec->rts)
 		drain_all(rec);
 	if (WIFSTOPPED(status) && event == PTRACE_EVENT_EXEC) {
@@ -1470,15 +1606,7 @@ static bool hook_status(struct utrace_tracer *t, void *data,
 	utrace__th_signal_stop(th);
 	if (rt->p->state == P_FALLBACK) {
 		/* back to stops: the trapped syscall again, without dispatch */
-		struct user_regs_struct *r;
-
 		thread_off(rec, rt, true);
-		r = utrace__th_regs(th);
-		if (r) {
-			r->rip -= 2;
-			r->rax = r->orig_rax;
-			utrace__th_regs_changed(th);
-		}
 		return true;
 	}
 	on_sigsys(rec, rt);
@@ -1615,6 +1743,8 @@ static void hook_forget(struct utrace_tracer *t, void *data,
 			proc_free(rec, p);
 	}
 	*utrace__th_data(th, &rec_layer) = NULL;
+	free(rt->ebuf);
+	free(rt->xbuf);
 	free(rt);
 }
 
@@ -1655,6 +1785,7 @@ static void hook_free(struct utrace_tracer *t, void *data)
 	while (rec->procs)
 		proc_free(rec, rec->procs);
 	pthread_mutex_destroy(&rec->lock);
+	free(rec->buf);
 	free(rec);
 }
 
@@ -1669,6 +1800,7 @@ static const struct utrace__layer rec_layer = {
 	.recalc = hook_recalc,
 	.release = hook_release,
 	.forget = hook_forget,
+	.rec_read = hook_rec_read,
 };
 
 /* -- Public ------------------------------------------------------------------------ */
@@ -1704,10 +1836,16 @@ static int do_set_records(void *arg)
 			return -ENOMEM;
 		rec->t = t;
 		rec->usable = usable();
+		rec->buf = malloc(sizeof(*rec->buf));
+		if (!rec->buf) {
+			free(rec);
+			return -ENOMEM;
+		}
 		pthread_mutex_init(&rec->lock, NULL);
 		err = utrace__layer_register(t, &rec_layer, rec);
 		if (err) {
 			pthread_mutex_destroy(&rec->lock);
+			free(rec->buf);
 			free(rec);
 			return err;
 		}
@@ -1748,7 +1886,7 @@ UTRACE_EXPORT int utrace_tracer_set_records(struct utrace_tracer *t,
 struct capture_args {
 	struct utrace_tracer *t;
 	long nr;
-	const struct utrace_capture *rules;
+	unsigned char set[UREC_RULESET];
 	size_t n;
 };
 
@@ -1756,6 +1894,7 @@ static int do_set_capture(void *arg)
 {
 	struct capture_args *a = arg;
 	struct rec *rec = rec_of(a->t);
+	unsigned idx;
 
 	if (!rec) {
 		struct set_args s = { a->t, UTRACE_RECORDS_OFF };
@@ -1765,7 +1904,18 @@ static int do_set_capture(void *arg)
 			return err;
 		rec = rec_of(a->t);
 	}
-	bit_set(rec->capture, a->nr, a->rules != NULL || a->n == 0);
+	idx = rec->ruleidx[a->nr];
+	if (a->n && !idx) {
+		if (rec->nsets == 255)
+			return -ENOSPC;
+		idx = ++rec->nsets;
+	}
+	if (idx)
+		memcpy(rec->sets[idx], a->set, UREC_RULESET);
+	rec->ruleidx[a->nr] = a->n ? (unsigned char)idx : 0;
+	bit_set(rec->capture, a->nr, true);
+	for (struct rproc *p = rec->procs; p; p = p->next)
+		rules_publish(rec, p);
 	for (struct rthread *rt = rec->rts; rt; rt = rt->next) {
 		wants_of(rec, rt->th, rt->want, rt->stop);
 		slot_publish(rt);
@@ -1781,13 +1931,35 @@ UTRACE_EXPORT int utrace_set_capture(struct utrace_tracer *t, long nr,
 				     const struct utrace_capture *rules,
 				     size_t n)
 {
-	struct capture_args a = { t, nr, rules, n };
+	struct capture_args a = { t, nr, { 0 }, n };
+	size_t stride;
 
-	if (!t || nr < 0 || nr >= NBITS || (n && !rules))
+	if (!t || nr < 0 || nr >= NBITS || (n && !rules) || n > UREC_NRULES)
 		return -EINVAL;
-	/* Memory rules come with the capture code (not yet): refused. */
-	if (n)
-		return -EOPNOTSUPP;
+	stride = n ? rules[0].size : 0;
+	/* The caller's structure may be newer (larger): read ours of it. */
+	if (n && stride < sizeof(struct utrace_capture))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		const struct utrace_capture *c =
+			(const void *)((const char *)rules + i * stride);
+		unsigned char *r = a.set + i * 8;
+		uint32_t max = (uint32_t)c->len;
+
+		if (c->arg > 5 || !c->when ||
+		    (c->when & ~(UTRACE_CAPTURE_ENTRY | UTRACE_CAPTURE_EXIT)) ||
+		    c->kind > UTRACE_CAPTURE_STRING ||
+		    (c->kind == UTRACE_CAPTURE_ARGLEN && c->len_arg > 5) ||
+		    (c->kind == UTRACE_CAPTURE_RETLEN &&
+		     c->when != UTRACE_CAPTURE_EXIT) ||
+		    c->len > UREC_CAP_LIMIT)
+			return -EINVAL;
+		r[UREC_RU_WHEN] = (unsigned char)c->when;
+		r[UREC_RU_ARG] = (unsigned char)c->arg;
+		r[UREC_RU_KIND] = (unsigned char)c->kind;
+		r[UREC_RU_LENARG] = (unsigned char)c->len_arg;
+		memcpy(r + UREC_RU_MAX, &max, sizeof(max));
+	}
 	return utrace__call(t, do_set_capture, &a);
 }
 

@@ -10,15 +10,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "record/layout.h"
+
 /* A record as read out of a ring (layout.h, UREC_R_*). */
 struct utrace__rrec {
-	uint32_t size, type;
-	uint64_t tsc;
-	int64_t nr;
-	uint64_t v[19];		/* entry: frame (16), ip, sp, fs base; exit: ret */
+	union {
+		struct {
+			uint32_t size, type;
+			uint64_t tsc;
+			int64_t nr;
+			/* entry: frame (16), ip, sp, fs base; exit: ret */
+			uint64_t v[19];
+		};
+		unsigned char raw[UREC_REC_MAX];
+	};
 };
 
-int utrace__rec_peek(char *slot, struct utrace__rrec *out, size_t *consumed);
+/*
+ * The next record of the slot's ring, checked, into @out (NULL: only its
+ * time stamp into @tsc); @consumed: its bytes and any padding before it.
+ * 1: a record, 0: none yet, -1: the ring broke the rules.
+ */
+int utrace__rec_peek(char *slot, struct utrace__rrec *out, size_t *consumed,
+		     uint64_t *tsc);
 void utrace__rec_consume(char *slot, size_t len);
 
 #endif

@@ -9,6 +9,7 @@
  */
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include "harness.h"
 #include <utrace.h>
 #include "tlib.h"
@@ -441,6 +442,93 @@ TEST_T(records_syscall_interrupted_by_signal, 60)
 	}
 }
 
+/* What an observer reads of the memory of "rec_prog mem", as text. */
+static uint32_t mem_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	char *log = te->ptr, buf[256], line[400];
+	struct utrace_syscall sc;
+	ssize_t n = -1;
+
+	if (utrace_syscall_get(te->e, &sc))
+		return dflt;
+	if (ev->kind == K_SYSENTRY && sc.nr == SYS_write && sc.args[2] < 64)
+		n = utrace_mem_read(te->e, sc.args[1], buf, sc.args[2]);
+	else if (ev->kind == K_SYSEXIT && sc.nr == SYS_read && sc.ret > 0 &&
+		 sc.ret < 64)
+		n = utrace_mem_read(te->e, sc.args[1], buf, (size_t)sc.ret);
+	else if (ev->kind == K_SYSENTRY &&
+		 (sc.nr == SYS_openat || sc.nr == SYS_newfstatat))
+		n = utrace_mem_read_string(te->e, sc.args[1], buf, sizeof(buf));
+	else if (ev->kind == K_SYSEXIT && sc.nr == SYS_newfstatat && !sc.ret) {
+		struct stat st;
+
+		n = utrace_mem_read(te->e, sc.args[2], &st, sizeof(st));
+		n = n == sizeof(st) ? snprintf(buf, sizeof(buf), "mode %o",
+					       st.st_mode) : -1;
+	} else
+		return dflt;
+	te->user[1] += utrace_from_record(te->e) == 1;
+	snprintf(line, sizeof(line), "%c %ld %.*s|", "EX"[ev->kind == K_SYSEXIT],
+		 sc.nr, n < 0 ? 3 : (int)n, n < 0 ? "ERR" : buf);
+	strncat(log, line, 4095 - strlen(log));
+	return dflt;
+}
+
+static const char *mem_run(bool rec, long *from_records)
+{
+	static const struct utrace_capture wr[] = {
+		{ sizeof(wr[0]), 1, UTRACE_CAPTURE_ENTRY, UTRACE_CAPTURE_ARGLEN,
+		  2, 256 } };
+	static const struct utrace_capture rd[] = {
+		{ sizeof(rd[0]), 1, UTRACE_CAPTURE_EXIT, UTRACE_CAPTURE_RETLEN,
+		  0, 256 } };
+	static const struct utrace_capture op[] = {
+		{ sizeof(op[0]), 1, UTRACE_CAPTURE_ENTRY, UTRACE_CAPTURE_STRING,
+		  0, 4096 } };
+	static const struct utrace_capture st[] = {
+		{ sizeof(st[0]), 1, UTRACE_CAPTURE_ENTRY, UTRACE_CAPTURE_STRING,
+		  0, 4096 },
+		{ sizeof(st[0]), 2, UTRACE_CAPTURE_EXIT, UTRACE_CAPTURE_FIXED,
+		  0, sizeof(struct stat) } };
+	struct utrace_tracer *t = tracer(rec, false);
+	char *log = calloc(1, 4096);
+	struct teng *te;
+	pid_t pid;
+
+	if (rec) {
+		CHECK_EQ(utrace_set_capture(t, SYS_write, wr, 1), 0);
+		CHECK_EQ(utrace_set_capture(t, SYS_read, rd, 1), 0);
+		CHECK_EQ(utrace_set_capture(t, SYS_openat, op, 1), 0);
+		CHECK_EQ(utrace_set_capture(t, SYS_newfstatat, st, 2), 0);
+	}
+	pid = t_spawn(t, NULL, "rec_prog", "mem", NULL);
+	te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE, mem_hook);
+	te->ptr = log;
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	*from_records = te->user[1];
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+	return log;
+}
+
+/*
+ * Capture rules: a buffer by an argument's length, a read's result, path
+ * strings, a struct at exit, and a bad address (the program gets EFAULT,
+ * the observer no memory): the observer reads what it reads from stops.
+ */
+TEST_T(records_capture_memory, 60)
+{
+	long ra, rb;
+	const char *a = mem_run(false, &ra), *b = mem_run(true, &rb);
+
+	CHECK(strstr(a, "E 1 pipe-data|") && strstr(a, "X 0 pipe-data|"));
+	CHECK(strstr(a, "E 257 /dev/null|"));
+	CHECK_STR(b, a);
+	CHECK_EQ(ra, 0);
+	CHECK(rb >= 5);		/* the write, read, openat, fstat ones */
+}
+
 TEST(records_api_errors)
 {
 	struct utrace_tracer *t = t_tracer();
@@ -452,7 +540,18 @@ TEST(records_api_errors)
 	CHECK_EQ(utrace_set_capture(t, -1, NULL, 0), -EINVAL);
 	CHECK_EQ(utrace_set_capture(t, 1024, NULL, 0), -EINVAL);
 	CHECK_EQ(utrace_set_capture(t, SYS_read, NULL, 1), -EINVAL);
-	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EOPNOTSUPP);
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), 0);
+	c.arg = 6;
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);
+	c.arg = 1;
+	c.kind = UTRACE_CAPTURE_RETLEN;		/* at entry: no result yet */
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);
+	c.kind = UTRACE_CAPTURE_FIXED;
+	c.len = 16385;
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);
+	c.len = 8;
+	c.size = 8;
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);
 	CHECK_EQ(utrace_set_observer(NULL, true), -EINVAL);
 	CHECK_EQ(utrace_from_record(NULL), -EINVAL);
 	CHECK_EQ(utrace_tracer_set_records(t, UTRACE_RECORDS_OFF), 0);

@@ -4,11 +4,15 @@
  * in-process).  Each prints one line and exits 0 unless said otherwise.
  *
  *   threads T N   getppid once, then T threads call getppid N times each
- *   orphan N      getppid (through syscall(3), and an inline syscall
- *                 instruction whose site cannot be rewritten) until the
- *                 parent changes (the tracer was killed), then N more of
- *                 each; prints "done N" and exits 7
+ *   orphan N      getppid through syscall(3) (a rewritten site) until the
+ *                 parent changes (the tracer was killed), then N through
+ *                 it and through an inline syscall instruction whose site
+ *                 cannot be rewritten (it traps each time); prints
+ *                 "done N bad 0" and exits 7
  *   sigsys N      N getppid, its own SIGSYS handler, N getppid
+ *   mem           a write and a read through a pipe, an openat, an fstat,
+ *                 a write from a bad address; prints the read's and the
+ *                 bad write's results
  *   sigread R     a read from a pipe, blocked when SIGALRM comes; the
  *                 handler (SA_RESTART if R is 1) writes a byte to the pipe;
  *                 prints what read returned
@@ -20,6 +24,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 static long n_calls;
@@ -75,16 +81,25 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "orphan") && argc > 2) {
 		long n = atol(argv[2]), p0 = syscall(SYS_getppid), bad = 0;
+		long ba = 0, bb = 0, ea, it = 0;
 
+		getppid_inline();	/* its first trap: a stub */
 		printf("ready\n");
 		fflush(stdout);
-		while (syscall(SYS_getppid) == p0 && getppid_inline() == p0)
-			;
+		while ((ea = syscall(SYS_getppid)) == p0)
+			it++;
 		for (long i = 0; i < n; i++) {
 			long a = syscall(SYS_getppid), b = getppid_inline();
 
-			bad += a != b || a == p0;
+			if ((a != b || a == p0) && !bad++) {
+				ba = a;
+				bb = b;
+			}
 		}
+		if (bad)
+			fprintf(stderr, "rec_prog: first bad %ld %ld (was %ld, "
+				"left the wait on %ld after %ld)\n", ba, bb, p0,
+				ea, it);
 		printf("done %ld bad %ld\n", n, bad);
 		return 7;
 	}
@@ -100,6 +115,22 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n; i++)
 			syscall(SYS_getppid);
 		printf("sigsys done\n");
+		return 0;
+	}
+	if (!strcmp(mode, "mem")) {
+		char buf[64];
+		struct stat st;
+		long n, e;
+		int p[2], fd;
+
+		if (pipe(p) || write(p[1], "pipe-data", 9) != 9)
+			return 3;
+		n = read(p[0], buf, sizeof(buf));
+		fd = openat(AT_FDCWD, "/dev/null", O_RDONLY);
+		if (fd < 0 || fstat(fd, &st))
+			return 3;
+		e = syscall(SYS_write, p[1], (void *)8, 5);
+		printf("mem %ld %ld\n", n, e);
 		return 0;
 	}
 	if (!strcmp(mode, "sigread") && argc > 2) {

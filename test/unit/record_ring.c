@@ -25,19 +25,24 @@ static uint64_t rnd(void)
 /* Read the slot's ring dry; check what comes out. */
 static int read_dry(char *slot)
 {
-	struct utrace__rrec r;
+	static struct utrace__rrec r;
 	size_t len;
 	int n = 0;
 
 	/* at most one record per 8 bytes of ring: bounded */
 	for (int i = 0; i <= UREC_RING_SIZE / 8; i++) {
-		int k = utrace__rec_peek(slot, &r, &len);
+		uint64_t tsc;
+		int k = utrace__rec_peek(slot, NULL, &len, &tsc);
+
+		if (k > 0)
+			k = utrace__rec_peek(slot, &r, &len, NULL);
 
 		if (k <= 0)
 			return n;
 		CHECK(r.type == UREC_T_ENTRY || r.type == UREC_T_EXIT);
-		CHECK(r.size == (r.type == UREC_T_ENTRY ? UREC_ENTRY_SIZE :
+		CHECK(r.size >= (r.type == UREC_T_ENTRY ? UREC_ENTRY_SIZE :
 							  UREC_EXIT_SIZE));
+		CHECK(r.size <= UREC_REC_MAX && r.size % 8 == 0);
 		CHECK(len >= r.size && len <= UREC_RING_SIZE);
 		utrace__rec_consume(slot, len);
 		n++;
