@@ -86,6 +86,14 @@ urec_entry:
 	push	%r14
 	push	%r15
 	mov	%rsp, %rbp
+	/*
+	 * The program's flags are saved (restored by popfq): clear AC, so
+	 * that the alignment check the program may have on never faults in
+	 * here (R + 2 is unaligned), and DF for string order.
+	 */
+	pushfq
+	andl	$~0x40000, (%rsp)
+	popfq
 	cld
 	lea	urec_blob_start+UREC_CODE_SIZE(%rip), %r12	/* data page */
 	mov	UREC_D_AREA(%r12), %r13

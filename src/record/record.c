@@ -153,6 +153,20 @@ struct rthread {
 	unsigned necap, nxcap;
 	unsigned char *ebuf, *xbuf;
 	bool cur_exit;		/* reporting the exit (both sets visible) */
+	bool nocap;		/* a made-up report: no memory */
+	/*
+	 * Entries whose exits wait under the current one: a signal handler
+	 * came between a recorded syscall's entry and exit records and made
+	 * syscalls of its own (nested, last in first out).
+	 */
+	struct level {
+		struct utrace_syscall sc;
+		struct user_regs_struct regs;
+		struct cap ecap[UREC_NRULES];
+		unsigned necap;
+		unsigned char *ebuf;
+	} outer[8];
+	unsigned nouter;
 	uint64_t want[NBITS / 64];	/* copies of what the slot holds */
 	uint64_t stop[NBITS / 64];
 };
@@ -1223,11 +1237,53 @@ static ssize_t hook_rec_read(struct utrace_tracer *t, void *data,
 
 	if (!rt)
 		return n;
+	if (rt->nocap)
+		return n;
 	if (rt->cur_exit)
 		n = cap_read(rt->xcap, rt->nxcap, rt->xbuf, addr, buf, len);
 	if (n == -ENODATA)
 		n = cap_read(rt->ecap, rt->necap, rt->ebuf, addr, buf, len);
 	return n;
+}
+
+/* A nested entry comes: the current one waits under it. */
+static void level_push(struct rthread *rt)
+{
+	struct level *l;
+
+	if (rt->nouter == sizeof(rt->outer) / sizeof(rt->outer[0])) {
+		/* deeper than any handler nests: the oldest is forgotten */
+		free(rt->outer[0].ebuf);
+		memmove(rt->outer, rt->outer + 1,
+			sizeof(rt->outer) - sizeof(rt->outer[0]));
+		rt->nouter--;
+	}
+	l = &rt->outer[rt->nouter++];
+	l->sc = rt->sc;
+	l->regs = rt->regs;
+	memcpy(l->ecap, rt->ecap, sizeof(l->ecap));
+	l->necap = rt->necap;
+	l->ebuf = rt->ebuf;
+	rt->ebuf = NULL;
+	rt->necap = 0;
+}
+
+/* The current entry's exit was reported: the one under it is current. */
+static void level_pop(struct rthread *rt)
+{
+	struct level *l;
+
+	rt->in_entry = false;
+	if (!rt->nouter)
+		return;
+	l = &rt->outer[--rt->nouter];
+	free(rt->ebuf);
+	rt->sc = l->sc;
+	rt->regs = l->regs;
+	memcpy(rt->ecap, l->ecap, sizeof(rt->ecap));
+	rt->necap = l->necap;
+	rt->ebuf = l->ebuf;
+	rt->in_entry = true;
 }
 
 static void deliver(struct rec *rec, struct rthread *rt,
@@ -1236,6 +1292,8 @@ static void deliver(struct rec *rec, struct rthread *rt,
 	struct utrace_syscall sc;
 
 	if (r->type == UREC_T_ENTRY) {
+		if (rt->in_entry)
+			level_push(rt);
 		regs_from(r, &rt->regs);
 		memset(&sc, 0, sizeof(sc));
 		sc.nr = r->nr;
@@ -1256,7 +1314,8 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		utrace__record_report(rt->th, false, &sc, &rt->regs);
 		return;
 	}
-	if (!rt->in_entry && rt->intr.active && rt->intr.nr == r->nr) {
+	if (rt->intr.active && rt->intr.nr == r->nr &&
+	    !(rt->in_entry && rt->sc.nr == r->nr)) {
 		/*
 		 * The exit of a syscall a stop interrupted: reported there.
 		 * Made again after an -ERESTART* (its entry once more, as
@@ -1264,35 +1323,31 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		 * without SA_RESTART: nothing was made again).
 		 */
 		bool again = rt->intr.restart && (long)r->v[0] != -EINTR;
+		struct utrace_syscall isc = rt->intr.sc;
+		struct user_regs_struct iregs = rt->intr.regs;
 
 		rt->intr.active = false;
 		if (!again)
 			return;
-		rt->sc = rt->intr.sc;
-		rt->regs = rt->intr.regs;
-		if (rt->intr.restart && rt->regs.rax == (unsigned long)-516) {
+		if (iregs.rax == (unsigned long)-516) {
 			/* -ERESTART_RESTARTBLOCK: the kernel made restart_syscall */
-			rt->sc.nr = SYS_restart_syscall;
-			rt->regs.orig_rax = SYS_restart_syscall;
+			isc.nr = SYS_restart_syscall;
+			iregs.orig_rax = SYS_restart_syscall;
 		}
-		rt->regs.rax = (unsigned long)-ENOSYS;
+		iregs.rax = (unsigned long)-ENOSYS;
 		/* the entry's memory was the first time's: not kept */
-		rt->necap = 0;
-		rt->cur_exit = false;
-		rec->stats[ST_RECORDS]++;
-		utrace__record_report(rt->th, false, &rt->sc, &rt->regs);
-		rt->sc.ret = (long)r->v[0];
-		rt->regs.rax = r->v[0];
-		rt->nxcap = caps_of(r, UREC_EXIT_SIZE, rt->xcap, &rt->xbuf);
-		rt->cur_exit = true;
-		utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
-		rt->cur_exit = false;
+		rt->nocap = true;
+		rec->stats[ST_RECORDS] += 2;
+		utrace__record_report(rt->th, false, &isc, &iregs);
+		isc.ret = (long)r->v[0];
+		iregs.rax = r->v[0];
+		utrace__record_report(rt->th, true, &isc, &iregs);
+		rt->nocap = false;
 		return;
 	}
 	/* an exit without its entry: a broken ring */
 	if (!rt->in_entry || rt->sc.nr != r->nr)
 		return;
-	rt->in_entry = false;
 	rt->sc.ret = (long)r->v[0];
 	rt->regs.rax = r->v[0];
 	rt->nxcap = caps_of(r, UREC_EXIT_SIZE, rt->xcap, &rt->xbuf);
@@ -1300,6 +1355,7 @@ static void deliver(struct rec *rec, struct rthread *rt,
 	rec->stats[ST_RECORDS]++;
 	utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
 	rt->cur_exit = false;
+	level_pop(rt);
 }
 
 /* Deliver @rt's records (@all: until none is left; else one). */
@@ -1477,7 +1533,6 @@ static void exit_at_stop(struct rec *rec, struct rthread *rt)
 	rt->intr.sc = rt->sc;
 	rt->intr.regs = rt->regs;
 	rt->intr.regs.rax = (unsigned long)ret;
-	rt->in_entry = false;
 	rt->sc.ret = ret;
 	rt->regs.rax = (unsigned long)ret;
 	rt->nxcap = 0;
@@ -1485,6 +1540,7 @@ static void exit_at_stop(struct rec *rec, struct rthread *rt)
 	rec->stats[ST_RECORDS]++;
 	utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
 	rt->cur_exit = false;
+	level_pop(rt);
 }
 
 /*
@@ -1745,6 +1801,8 @@ static void hook_forget(struct utrace_tracer *t, void *data,
 	*utrace__th_data(th, &rec_layer) = NULL;
 	free(rt->ebuf);
 	free(rt->xbuf);
+	while (rt->nouter)
+		free(rt->outer[--rt->nouter].ebuf);
 	free(rt);
 }
 
