@@ -29,6 +29,53 @@ t() {	# name, shell condition
 	if eval "$2"; then ok "$1"; else nok "$1"; fi
 }
 
+# A command that cannot be executed: its failed execve, strace's message,
+# its exit, as strace 6.1 prints them (run on the same files).
+printf '#!/bin/sh\n' >noexec
+chmod 644 noexec
+mkdir -p adir
+for c in ./noexec ./adir; do
+	strace "$c" >/dev/null 2>want.raw
+	src=$?
+	"$U" "$c" >/dev/null 2>got.raw
+	urc=$?
+	for f in want got; do
+		sed -E -e 's/0x[0-9a-f]+ \/\*/ADDR \/*/' -e 's/^(strace|utrace):/TRACER:/' \
+			$f.raw >$f
+	done
+	t "$c, not executable: strace's lines and status" \
+		'[ $src -eq $urc ] && cmp -s want got || { diff want got | sed "s/^/# /"; false; }'
+done
+PATH=$(pwd):$PATH "$U" noexec >/dev/null 2>err
+t "a command found along PATH but not executable: not found, as in strace" \
+	'[ $? -eq 1 ] && grep -q "^utrace: Can.t stat .noexec.: No such file or directory$" err'
+
+# -p of a zombie: ptrace's EPERM, as strace says it.
+python3 -c 'import os, sys, time
+p = os.fork()
+if p == 0:
+    os._exit(0)
+print(p, file=open("zpid", "w"))
+time.sleep(30)' &
+zsh=$!
+wait_until '[ -s zpid ] &&
+	[ "$(sed "s/.*) \(.\).*/\1/" /proc/$(cat zpid)/stat 2>/dev/null)" = Z ]'
+"$U" -p "$(cat zpid)" >/dev/null 2>err
+t "-p of a zombie: Operation not permitted, as strace" \
+	'[ $? -eq 1 ] && grep -q "^utrace: attach: ptrace(PTRACE_SEIZE, [0-9]*): Operation not permitted$" err'
+kill "$zsh" 2>/dev/null
+wait "$zsh" 2>/dev/null
+# -p of a process strace traces: strace's EPERM, then who traces it.
+strace -qq -o /dev/null sh -c 'echo $$ >tpid; exec sleep 30' &
+tr=$!
+wait_until '[ -s tpid ]'
+"$U" -p "$(cat tpid)" >/dev/null 2>err
+t "-p of a process strace traces: EPERM, then TracerPid and its name" \
+	'[ $? -eq 1 ] && grep -q "^utrace: attach: ptrace(PTRACE_SEIZE, [0-9]*): Operation not permitted$" err &&
+	 grep -q "^utrace: process [0-9]* is traced by process $tr (strace), which does not let other programs join its trace$" err'
+kill "$tr" 2>/dev/null
+wait "$tr" 2>/dev/null
+
 "$U" -q -o log sh -c 'exit 7'
 t "exit status is the tracee's" '[ $? -eq 7 ]'
 
@@ -130,6 +177,13 @@ t "-tt: microseconds" 'grep -Eq "^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} chdir\(" 
 t "-ttt: epoch" 'grep -Eq "^[0-9]{10}\.[0-9]{6} chdir\(" log'
 "$U" -r -e trace=chdir,access -o log "$P"
 t "-r: relative" 'grep -Eq "^ +[0-9]+\.[0-9]{6} chdir\(" log'
+# strace 6.1's form of -t with -r: "12:00:00 (+     0.000123) ".
+"$U" -t -r -e trace=chdir,access -o log "$P"
+t "-t -r: the time, then (+ the relative one)" \
+	'grep -Eq "^[0-9]{2}:[0-9]{2}:[0-9]{2} \(\+ +[0-9]+\.[0-9]{6}\) chdir\(" log'
+"$U" -ttt --relative-timestamps=ms -e trace=chdir,access -o log "$P"
+t "-ttt -r=ms" \
+	'grep -Eq "^[0-9]{10}\.[0-9]{6} \(\+ +[0-9]+\.[0-9]{3}\) chdir\(" log'
 
 "$U" -qq -o log "$P"
 t "-qq: no exit status line" '! grep -q "^+++" log'

@@ -43,6 +43,8 @@ struct cli {
 	pid_t *slots;
 	size_t nslots;
 	bool tip_said;			/* --tips: printed already */
+	int first_execs;		/* commands whose first execve the
+					   keeper still watches (keeper.c) */
 };
 
 /*

@@ -19,6 +19,9 @@
 /* The keeper's marks on a thread. */
 struct tinfo {
 	bool hide;		/* -u, -D: nothing shown before the execve */
+	bool first_exec;	/* the command's first execve is to come */
+	bool check_exec;	/* its first execve is running: did it fail? */
+	bool rehide;		/* it failed: hide again from the next call */
 	bool keep_exec;		/* -b execve: not on the command's own execve */
 	bool detaching;		/* -b execve: being detached in this report */
 };
@@ -97,14 +100,48 @@ static bool hidden(void *arg, pid_t tid, long nr)
 	struct cli *cli = arg;
 	struct tinfo *t;
 
-	if (!cli->opt.user && !cli->opt.daemonize)
+	if (!cli->first_execs)
 		return false;	/* the common case: no lookup per event */
 	t = tinfo(cli, tid);
-	if (!t || !t->hide)
+	if (!t)
 		return false;
-	if (nr == SYS_execve || nr == SYS_execveat)
-		t->hide = false;
+	if (t->rehide && nr >= 0) {
+		t->rehide = false;
+		t->hide = true;
+	}
+	if (t->first_exec && (nr == SYS_execve || nr == SYS_execveat)) {
+		t->hide = t->first_exec = false;
+		t->check_exec = true;
+	}
 	return t->hide;
+}
+
+/*
+ * The exit of the first execve of a command started here: when it failed,
+ * as strace, "utrace: exec: ERROR" after its line (the process then exits
+ * 1), and what the process does next is hidden again; the keeper stops
+ * seeing syscall exits.
+ */
+static uint32_t k_syscall_exit(uint32_t action, struct utrace_engine *e)
+{
+	struct cli *cli = utrace_engine_data(e);
+	struct tinfo *t = tinfo(cli, utrace_engine_tid(e));
+	struct utrace_syscall sc;
+
+	if (t && t->check_exec && utrace_syscall_get(e, &sc) == 0) {
+		t->check_exec = false;
+		cli->first_execs--;
+		if (sc.ret < 0 && sc.ret >= -4095) {
+			sink_msg(cli->out, "exec: %s", strerror((int)-sc.ret));
+			t->rehide = true;
+			cli->first_execs++;	/* hidden() must see it again */
+		}
+	}
+	/* Once that execve is over, no more exits (the hidden ones came first). */
+	if (!t || (!t->first_exec && !t->check_exec))
+		utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
+				  UTRACE_EVENT(REAP));
+	return UTRACE_RESUME;
 }
 
 /* -b execve: whether the thread is being detached at this exec. */
@@ -187,8 +224,11 @@ static uint32_t k_exec(uint32_t action, struct utrace_engine *e,
 		slot_set(cli, former, tid);
 	}
 	t = tinfo(cli, tid);
-	if (t)
-		t->hide = false;
+	if (t) {
+		if (t->first_exec || t->check_exec)
+			cli->first_execs--;
+		t->hide = t->first_exec = t->check_exec = false;
+	}
 	if (cli->opt.detach_execve)
 		return detach_on_exec(cli, t, tid);
 	return UTRACE_RESUME;
@@ -218,6 +258,7 @@ static void k_reap(struct utrace_engine *e)
 }
 
 static const struct utrace_engine_ops keeper_ops = {
+	.report_syscall_exit = k_syscall_exit,
 	.report_exec = k_exec,
 	.report_death = k_death,
 	.report_reap = k_reap,
@@ -344,9 +385,19 @@ int attach_process(struct cli *cli, pid_t pid)
 void keeper_command(struct cli *cli, pid_t pid, bool hide)
 {
 	struct tinfo *t = tinfo(cli, pid);
+	struct utrace_engine *e;
 
 	if (!t)
 		return;
 	t->keep_exec = true;
 	t->hide = hide;
+	t->first_exec = true;
+	cli->first_execs++;
+	/* Its first execve's exit: whether it failed (k_syscall_exit). */
+	if (utrace_attach(cli->tracer, pid, UTRACE_ATTACH_MATCH_OPS,
+			  &keeper_ops, NULL, &e) == 0) {
+		utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
+				  UTRACE_EVENT(REAP) | UTRACE_EVENT(SYSCALL_EXIT));
+		utrace_engine_put(e);
+	}
 }

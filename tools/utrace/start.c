@@ -62,16 +62,29 @@ static int find_command(struct starter *s)
 
 		if (snprintf(s->path, sizeof(s->path), "%.*s%s%s", n, path,
 			     n ? "/" : "", file) < (int)sizeof(s->path) &&
-		    stat(s->path, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (!access(s->path, X_OK))
-				return 0;
-			err = -EACCES;
-		}
+		    stat(s->path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_mode & 0111))
+			return 0;
 		if (!*end)
 			break;
 		path = end + 1;
 	}
 	return err;
+}
+
+/*
+ * Whether utrace_spawn(3) can start the command: it refuses one found but
+ * not executable (a file without x, a directory), which strace runs to
+ * show its failed execve; such a command is started here instead, and
+ * one not found is refused there with strace's words.
+ */
+static bool executable(const struct options *o)
+{
+	struct starter s = { .o = o };
+	struct stat st;
+
+	return find_command(&s) == 0 && stat(s.path, &st) == 0 &&
+	       S_ISREG(st.st_mode) && access(s.path, X_OK) == 0;
 }
 
 /* -u USER: strace's checks and ids; the set-user/group-ID bits of the file. */
@@ -133,7 +146,7 @@ static void __attribute__((noreturn)) become_command(struct starter *s)
 		}
 	}
 	execve(s->path, s->o->argv, s->o->envp ? s->o->envp : environ);
-	fprintf(stderr, "utrace: exec: %s\n", strerror(errno));
+	/* The tracer saw it fail and said why ("utrace: exec: ..."). */
 	_exit(1);
 }
 
@@ -229,6 +242,25 @@ static int trace_started(struct cli *cli, struct starter *s, pid_t pid)
 }
 
 
+/*
+ * Where ptrace refused a process because something traces it already and
+ * no join was possible: who (strace says only EPERM; a user needs to know
+ * which program holds it).
+ */
+static void say_tracer(pid_t pid)
+{
+	pid_t tp = status_field(pid, "TracerPid:", 0);
+	char comm[64];
+
+	if (tp <= 0 || tp == getpid())
+		return;
+	if (!proc_comm(tp, comm, sizeof(comm)))
+		snprintf(comm, sizeof(comm), "?");
+	fprintf(stderr, "utrace: process %d is traced by process %d (%s), "
+		"which does not let other programs join its trace\n", pid, tp,
+		comm);
+}
+
 /* --gdb in extended-remote: gdb's run and attach, traced as ours are. */
 static pid_t gdb_run(void *arg, char *const *argv)
 {
@@ -276,7 +308,7 @@ int start(struct cli *cli, int *status)
 	int err, i, traced = 0;
 
 	*status = 1;
-	if (o->argv && (o->user || o->daemonize)) {
+	if (o->argv && (o->user || o->daemonize || !executable(o))) {
 		st = calloc(1, sizeof(*st));
 		if (!st)
 			return 0;
@@ -428,10 +460,15 @@ int start(struct cli *cli, int *status)
 				return -1;
 			}
 		}
+		/* The kernel refuses a zombie with EPERM, as strace says. */
+		if (err == -ESRCH && proc_state(o->attach[i]) == 'Z')
+			err = -EPERM;
 		if (err < 0) {
 			/* As strace: not fatal while something is traced. */
 			fprintf(stderr, "utrace: attach: ptrace(PTRACE_SEIZE, "
 				"%d): %s\n", o->attach[i], strerror(-err));
+			if (err == -EPERM)
+				say_tracer(o->attach[i]);
 			continue;
 		}
 		traced++;

@@ -235,10 +235,12 @@ static void leader(struct pthr *t, struct sbuf *b, const struct timespec *tv)
 			d.tv_sec--;
 			d.tv_nsec += 1000000000;
 		}
-		sb_printf(b, "%6ld", (long)d.tv_sec);
+		/* With -t too, strace writes "12:00:00 (+     0.000123) ". */
+		sb_printf(b, "%s%6ld", t->p->s.timestamps ? "(+" : "",
+			  (long)d.tv_sec);
 		if (n)
 			sb_printf(b, ".%0*ld", n, d.tv_nsec / p10[9 - n]);
-		sb_putc(b, ' ');
+		sb_puts(b, t->p->s.timestamps ? ") " : " ");
 		p->last_tv = *tv;
 	}
 	if (t->p->s.print_nr)

@@ -312,9 +312,16 @@ void unwind_walk(struct unwinder *u, struct utrace_engine *e, pid_t tid,
 	u->e = e;
 	u->tid = tid;
 	r = dwfl_getthread_frames(u->dwfl, tid, uw_frame, &w);
-	if (r)
-		sb_printf(out, " > %s\n",
-			  r < 0 ? dwfl_errmsg(-1) : "too many stack frames");
+	/*
+	 * A walk that reaches an address in no module (after clone3 in the
+	 * parent, at the dynamic loader's entry point) ends silently, as
+	 * Debian's strace 6.1 (libunwind) ends it; strace's libdw backend
+	 * would add " > no matching address range".
+	 */
+	if (r < 0 && strcmp(dwfl_errmsg(-1), "no matching address range"))
+		sb_printf(out, " > %s\n", dwfl_errmsg(-1));
+	else if (r > 0)
+		sb_puts(out, " > too many stack frames\n");
 	u->e = NULL;
 }
 

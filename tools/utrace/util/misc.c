@@ -64,3 +64,23 @@ bool proc_comm(pid_t tid, char *comm, size_t size)
 	comm[strcspn(comm, "\n")] = '\0';
 	return true;
 }
+
+char proc_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "PID (COMM) S ...": the name may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}

@@ -13,6 +13,8 @@ double now_mono(void);
 pid_t status_field(pid_t tid, const char *key, pid_t dflt);
 /* The process a thread belongs to, from /proc/TID/status. */
 pid_t read_tgid(pid_t tid);
+/* A thread's state letter (R, S, Z ...: /proc/TID/stat), 0 if gone. */
+char proc_state(pid_t tid);
 /* A thread's command name (/proc/TID/comm); false when it is gone. */
 bool proc_comm(pid_t tid, char *comm, size_t size);
 
