@@ -9,9 +9,12 @@
  *     where the first syscall instruction was: returns 0x050f050f;
  *  5. the page unmapped, a new one mapped at the same address, code 1 with
  *     close(-1905), then made read-execute only (W^X, as JITs do).
- * Exit status 3.
+ * Every signal is blocked while the first code runs (its syscall
+ * instruction is new to any tracer): the program prints the signals that
+ * were no longer blocked after it (none natively).  Exit status 3.
  */
 #include "tp_common.h"
+#include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
 
@@ -65,12 +68,24 @@ int main(void)
 	const int prot = PROT_READ | PROT_WRITE | PROT_EXEC;
 	uint8_t *page, *again;
 	long r1, r2, r3, r4, r5;
+	sigset_t all, old, during;
+	char unblocked[256] = "";
 
 	page = mmap(NULL, 4096, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (page == MAP_FAILED)
 		return 1;
 	put(page, code_close, sizeof(code_close), -1901);
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	r1 = run(page);
+	sigprocmask(SIG_SETMASK, &old, &during);
+	/* Not SIGKILL, SIGSTOP, nor glibc's own 32 and 33: never blocked. */
+	for (int sig = 1; sig < 65; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP && sig != 32 && sig != 33 &&
+		    !sigismember(&during, sig))
+			snprintf(unblocked + strlen(unblocked),
+				 sizeof(unblocked) - strlen(unblocked), " %d",
+				 sig);
 	memcpy(page + 1, &(int32_t){ -1902 }, 4);
 	r2 = run(page);
 	put(page, code_getppid, sizeof(code_getppid), 0);
@@ -88,6 +103,8 @@ int main(void)
 	r5 = run(page);
 	printf("jit: %ld %ld %s %#lx %ld\n", r1, r2,
 	       r3 == getppid() ? "ppid" : "not-ppid", r4, r5);
+	printf("jit: signals unblocked behind the program's back:%s\n",
+	       unblocked[0] ? unblocked : " none");
 	tp_expect(N, TP_MARK, 1901L);
 	tp_expect(N, TP_MARK, 1902L);
 	tp_expect(N + 1, "getppid\\(\\) = \\d+");
