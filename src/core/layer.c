@@ -131,6 +131,13 @@ bool utrace__layers_foreign_seccomp(struct uthread *th, uint32_t data)
 	return false;
 }
 
+pid_t utrace__thread_tgid(struct utrace_tracer *t, pid_t tid)
+{
+	struct uthread *th = utrace__thread_find(t, tid);
+
+	return th ? th->tgid : -ESRCH;
+}
+
 /* -- Where a thread is stopped ----------------------------------------------- */
 
 static struct uthread *stopped(const struct utrace_engine *e)

@@ -162,6 +162,12 @@ int utrace__attach(struct utrace_tracer *t, pid_t tid, int flags,
 int utrace__follow(struct utrace_tracer *t, pid_t tid, unsigned flags,
 		   utrace_follow_fn fn, void *arg, bool threads);
 
+/*
+ * The process of thread @tid, which @t traces (new and not yet stopped
+ * included), or -ESRCH when @t does not trace it.  Loop thread.
+ */
+pid_t utrace__thread_tgid(struct utrace_tracer *t, pid_t tid);
+
 /* -- Where a thread is stopped ----------------------------------------------- */
 
 /* Where a stopped thread sits, which decides how it is restarted. */
