@@ -34,9 +34,10 @@ static long thread_opts(const struct uthread *th)
 				     th->setup);
 
 	/*
-	 * Always: a program's own SECCOMP_RET_TRACE filter stops here, and
-	 * ptrace_emu.c gives it to its inner tracer or fails the call with
-	 * ENOSYS, as the kernel does for a tracee whose tracer did not ask.
+	 * Always: a program's own SECCOMP_RET_TRACE filter stops here, and a
+	 * layer's foreign_seccomp hook takes it (the ptrace emulation, for
+	 * an inner tracer), or the call fails with ENOSYS, as the kernel
+	 * fails it for a tracee whose tracer did not ask.
 	 */
 	o |= PTRACE_O_TRACESECCOMP;
 	if (th->events & UTRACE_EVENT(EXIT))
