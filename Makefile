@@ -26,7 +26,9 @@ ifeq ($(SANITIZE),1)
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=undefined
 endif
-CPPFLAGS  += -D_GNU_SOURCE -Iinclude
+# The one version: the library's file names, libutrace.pc, utrace -V,
+# utraced -V and the installed manual pages all take it from here.
+CPPFLAGS  += -D_GNU_SOURCE -Iinclude -DUTRACE_VERSION='"$(VERSION)"'
 ALLCFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread
 LDLIBS    += -lseccomp -pthread
 
@@ -133,14 +135,19 @@ install: all
 	# Made here, not at build time: PREFIX may differ from the build's.
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
 		libutrace.pc.in > $(DESTDIR)$(PKGDIR)/libutrace.pc
-	install -m 644 man/man3/*.3 $(DESTDIR)$(MANDIR)/man3/
-	install -m 644 man/man7/*.7 $(DESTDIR)$(MANDIR)/man7/
-	$(if $(wildcard man/man1/*.1),install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/)
+	# The pages' footers get the version ("libutrace 0.3.0").
+	for f in man/man[137]/*.[137]; do \
+		sed -e '/^\.TH /s/"libutrace"/"libutrace $(VERSION)"/' "$$f" \
+			>$(DESTDIR)$(MANDIR)/$${f#man/} || exit 1; \
+		chmod 644 $(DESTDIR)$(MANDIR)/$${f#man/}; \
+	done
 	$(if $(TOOLS),install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/)
 	# The installed tools link libutrace statically and need no search
 	# path.  Programs linked with -lutrace find libutrace.so.0 through the
-	# dynamic linker's cache: refresh it when installing for this machine.
-	$(if $(DESTDIR),,-ldconfig $(LIBDIR) 2>/dev/null || ldconfig)
+	# dynamic linker's cache: refreshed when installing for this machine
+	# into a directory it searches, never for a DESTDIR or a private
+	# prefix (whose programs use an rpath).
+	$(if $(DESTDIR),,@./scripts/ldconfig-if-searched $(LIBDIR))
 
 clean:
 	rm -rf $(O)

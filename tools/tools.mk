@@ -51,3 +51,6 @@ $(O)/test/unit/tidmap: test/unit/tidmap.c test/harness.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(ALLCFLAGS) -o $@ $< \
 		$(O)/tools/utrace/util/tidmap.o $(LDLIBS)
+
+# utrace -V prints the Makefile's VERSION.
+$(O)/tools/utrace/options/opts.o: Makefile

@@ -85,3 +85,47 @@ else
 	echo "not ok - linked with -Wl,-rpath,LIBDIR as README.md says"
 	sed 's/^/# /' "$tmp/log"
 fi
+
+# ldconfig only for a directory the dynamic linker searches: never with
+# DESTDIR, never for a private prefix (whose directory would otherwise be
+# written into /etc/ld.so.cache).
+sum() { cksum </etc/ld.so.cache 2>/dev/null; }
+before=$(sum)
+make -s O="$O" ${san:+SANITIZE=1} install PREFIX="$tmp/private" \
+	>"$tmp/log" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(sum)" = "$before" ] &&
+   ! ldconfig -p | grep -q "$tmp/private" &&
+   grep -q "is not searched by the dynamic linker" "$tmp/log"; then
+	echo "ok - a private PREFIX leaves /etc/ld.so.cache alone"
+else
+	echo "not ok - a private PREFIX leaves /etc/ld.so.cache alone"
+	sed 's/^/# /' "$tmp/log"
+fi
+make -s O="$O" ${san:+SANITIZE=1} install PREFIX=/usr/local \
+	DESTDIR="$tmp/root2" >"$tmp/log" 2>&1
+if [ $? -eq 0 ] && ! grep -q ldconfig "$tmp/log" && [ "$(sum)" = "$before" ]; then
+	echo "ok - DESTDIR: no ldconfig"
+else
+	echo "not ok - DESTDIR: no ldconfig"
+	sed 's/^/# /' "$tmp/log"
+fi
+
+# One version, the Makefile's: utrace -V, utraced -V, the library's file,
+# libutrace.pc and the installed pages' footers.
+v=$(sed -n 's/^VERSION *:= *//p' Makefile)
+r=$tmp/root/opt/ut
+if [ -n "$v" ] &&
+   [ "$("$r/bin/utrace" -V)" = "utrace -- version $v (libutrace API $(sed -n 's/^#define UTRACE_API_VERSION[^0-9]*//p' include/utrace.h))" ] &&
+   "$r/bin/utraced" -V | grep -q "^utraced -- version $v " &&
+   [ -f "$r/lib/libutrace.so.$v" ] &&
+   grep -q "^Version: $v$" "$r/lib/pkgconfig/libutrace.pc" &&
+   grep -q "^\.TH UTRACE 1 [0-9-]* \"libutrace $v\"" "$r/share/man/man1/utrace.1" &&
+   grep -q "^\.TH utrace_attach 3 [0-9-]* \"libutrace $v\"" "$r/share/man/man3/utrace_attach.3" &&
+   ! grep -l '^\.TH.*"libutrace [0-9]' man/man*/* | grep -q .; then
+	echo "ok - one version ($v): -V, the library, libutrace.pc, the pages"
+else
+	echo "not ok - one version ($v): -V, the library, libutrace.pc, the pages"
+	"$r/bin/utrace" -V | sed 's/^/# /'
+	"$r/bin/utraced" -V | sed 's/^/# /'
+fi

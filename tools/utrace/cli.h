@@ -18,8 +18,6 @@
 #include "decode/decode.h"
 #include "util/misc.h"
 
-#define UTRACE_CLI_VERSION "0.1.0"
-
 /*
  * The -c table's columns (-U) and sort keys (-S), in strace's terms:
  * % time, seconds, shortest, longest, usecs/call, calls, errors, syscall.

@@ -53,6 +53,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: utraced [-v] -- CMD [ARG...]\n"
 		"       utraced [-v] -p PID [-p PID...]\n"
+		"       utraced -V\n"
 		"Trace CMD, or the running processes PID, and let other programs\n"
 		"join (utrace -p PID, utrace_queue_connect(3)).  Runs while it\n"
 		"traces something or has joiners.\n");
@@ -159,6 +160,12 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			/* The Makefile's VERSION, as utrace -V prints it. */
+			printf("utraced -- version %s (libutrace API %d)\n",
+			       UTRACE_VERSION, UTRACE_API_VERSION);
 			return 0;
 		}
 		if (!strcmp(argv[i], "-v")) {

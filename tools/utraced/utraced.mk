@@ -9,3 +9,6 @@ $(O)/tools/utraced/%.o: tools/utraced/%.c include/utrace.h
 
 $(O)/utraced: $(UTRACED_OBJS) $(STATIC)
 	$(CC) $(ALLCFLAGS) -o $@ $(UTRACED_OBJS) $(STATIC) $(LDLIBS)
+
+# utraced -V prints the Makefile's VERSION.
+$(O)/tools/utraced/main.o: Makefile

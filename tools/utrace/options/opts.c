@@ -588,7 +588,7 @@ int parse_options(struct options *o, int argc, char **argv)
 		case OPT_NO_SERVE: o->no_serve = true; break;
 		case 'V':
 			printf("utrace -- version %s (libutrace API %d)\n",
-			       UTRACE_CLI_VERSION, UTRACE_API_VERSION);
+			       UTRACE_VERSION, UTRACE_API_VERSION);
 			exit(0);
 		case 'h':
 			usage(stdout);
