@@ -206,6 +206,7 @@ struct utrace_tracer {
 	atomic_bool nreqs;			/* reqs is not empty */
 	atomic_bool sleeping;			/* loop blocked in waitpid */
 	atomic_uint options;			/* utrace_tracer_set_options */
+	bool no_spawn_filter;			/* a layer asked: utrace__no_spawn_filter */
 	unsigned long gen;			/* dispatch generation */
 	int efd;				/* utrace_fd, -1 until asked */
 	/*

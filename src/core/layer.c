@@ -403,3 +403,13 @@ void utrace__record_report(struct uthread *th, bool exit,
 	th->rec_pass = false;
 	th->sc = keep;
 }
+
+void utrace__no_spawn_filter(struct utrace_tracer *t, bool none)
+{
+	t->no_spawn_filter = none;
+}
+
+bool utrace__th_filtered(const struct uthread *th)
+{
+	return th->filtered || th->setup;
+}

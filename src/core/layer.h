@@ -139,6 +139,13 @@ void utrace__settle_now(struct utrace_tracer *t);
 bool utrace__settle_pending(const struct utrace_tracer *t);
 /* How many threads @t traces (loop thread). */
 unsigned utrace__nthreads(const struct utrace_tracer *t);
+/*
+ * Spawned children get no seccomp filter from now on (loop thread): a
+ * layer whose own syscalls must not stop (SPEC 15's records) asks it.
+ */
+void utrace__no_spawn_filter(struct utrace_tracer *t, bool none);
+/* Is @th under the library's seccomp filter (installed at spawn)? */
+bool utrace__th_filtered(const struct uthread *th);
 /* Add UTRACE_TRACER_* options to @t's (any thread). */
 void utrace__tracer_add_options(struct utrace_tracer *t, unsigned options);
 

@@ -140,7 +140,7 @@ void utrace__release_spawned(struct utrace_tracer *t)
 		struct uthread *th = t->spawned[--t->nspawned];
 
 		th->hold &= ~HOLD_SPAWN;
-		if (!th->no_filter)
+		if (!th->no_filter && !t->no_spawn_filter)
 			utrace__filter_setup(th);
 		utrace__settle_later(th);
 	}

@@ -227,6 +227,22 @@ static unsigned long qt_mask(const struct qthread *qt)
 	return m;
 }
 
+/*
+ * The engine's events, and whether it only observes syscalls (SPEC 15): a
+ * watch that holds no syscall event and is not stepping or stopping the
+ * thread through QUIESCE may get its syscall records from the thread's own
+ * records (utrace_tracer_set_records), without a stop.
+ */
+static int qt_apply(struct qthread *qt)
+{
+	int err = utrace_set_events(qt->e, qt_mask(qt));
+
+	if (!err)
+		err = utrace_set_observer(qt->e, !(qt->hold & UTRACE_EVENT_SYSCALL) &&
+					  !qt->quiesce && !qt->stepping);
+	return err;
+}
+
 /* Follow the thread's new threads and children as its watch says. */
 static void qt_follow(struct qthread *qt)
 {
@@ -239,7 +255,7 @@ static void qt_set_quiesce(struct qthread *qt, bool on)
 	if (qt->quiesce == on)
 		return;
 	qt->quiesce = on;
-	utrace_set_events(qt->e, qt_mask(qt));
+	qt_apply(qt);
 }
 
 static bool qt_holding(const struct qthread *qt)
@@ -260,7 +276,7 @@ static void qt_set_stepping(struct qthread *qt, int step)
 	if (qt->stepping == step)
 		return;
 	qt->stepping = step;
-	utrace_set_events(qt->e, qt_mask(qt));
+	qt_apply(qt);
 }
 
 /*
@@ -356,7 +372,7 @@ static int qt_attach(struct qthread *qt)
 	qt->tgid = utrace_engine_tgid(qt->e);
 	err = qt_hash(q, qt);
 	if (!err)
-		err = utrace_set_events(qt->e, qt_mask(qt));
+		err = qt_apply(qt);
 	if (!err && qt->nrs)
 		err = utrace_set_syscalls(qt->e, qt->nrs, qt->nnrs);
 	if (!err && (qt->flags & Q_FOLLOW))
@@ -462,6 +478,23 @@ static int record(struct qthread *qt, struct qrec *r, bool can_hold)
 	if (held)
 		qt->held_id = id;
 	return qt_vote(qt);
+}
+
+/*
+ * A syscall event, from a stop or from the thread's own record.  A vote
+ * made in a callback from a record counts as RESUME (the syscall ran
+ * already): back-pressure (or a record that could not be made) holds the
+ * thread at its next stop with utrace_control instead, so the queue stays
+ * bounded; the records its ring holds meanwhile are delivered.
+ */
+static int record_syscall(struct qthread *qt, struct utrace_engine *e,
+			  struct qrec *r)
+{
+	int vote = record(qt, r, true);
+
+	if (vote == UTRACE_STOP && utrace_from_record(e) == 1)
+		utrace_control(e, UTRACE_STOP);
+	return vote;
 }
 
 static uint32_t pass_on(uint32_t action, int vote)
@@ -590,7 +623,7 @@ static uint32_t q_syscall_entry(uint32_t action, struct utrace_engine *e)
 	if (!ev)
 		return pass_on(action, UTRACE_STOP);	/* never lose it */
 	utrace_syscall_get(e, &ev->syscall);
-	return pass_on(action, record(qt, r, true));
+	return pass_on(action, record_syscall(qt, e, r));
 }
 
 static uint32_t q_syscall_exit(uint32_t action, struct utrace_engine *e)
@@ -603,7 +636,7 @@ static uint32_t q_syscall_exit(uint32_t action, struct utrace_engine *e)
 	if (!ev)
 		return pass_on(action, UTRACE_STOP);
 	utrace_syscall_get(e, &ev->syscall);
-	return pass_on(action, record(qt, r, true));
+	return pass_on(action, record_syscall(qt, e, r));
 }
 
 static unsigned long signal_class(uint32_t action)
@@ -1160,7 +1193,7 @@ static void qt_update(struct qthread *qt, const struct watch_args *a)
 	qt->flags = a->flags;
 	qt->events = a->events;
 	qt->hold = a->hold;
-	utrace_set_events(qt->e, qt_mask(qt));
+	qt_apply(qt);
 	qt_follow(qt);
 }
 

@@ -1737,7 +1737,12 @@ static long hook_restart(struct utrace_tracer *t, void *data,
 			wants_of(rec, th, want, stop);
 			for (int i = 0; i < NBITS / 64; i++)
 				some |= want[i] != 0;
-			if (rec->on && some && proc_threads(p->tgid) == 1)
+			/*
+			 * Not under the library's seccomp filter: it would
+			 * stop the blob's own syscalls.
+			 */
+			if (rec->on && some && !utrace__th_filtered(th) &&
+			    proc_threads(p->tgid) == 1)
 				err = setup(rec, p, rt);
 			if (err == -ESRCH)
 				return -1;
@@ -1909,6 +1914,8 @@ static int do_set_records(void *arg)
 		}
 	}
 	rec->on = a->mode == UTRACE_RECORDS_ON;
+	/* children spawned from now on: dispatch traps, not a filter */
+	utrace__no_spawn_filter(t, rec->on && rec->usable);
 	if (!rec->on) {
 		/* stops only from now on: every recording thread stops */
 		while (rec->rts) {

@@ -529,6 +529,60 @@ TEST_T(records_capture_memory, 60)
 	CHECK(rb >= 5);		/* the write, read, openat, fstat ones */
 }
 
+/*
+ * The queue's notify-only watches observe: their syscall records come from
+ * the thread's records; a watch that holds syscalls keeps the stops.
+ */
+static void queue_run(bool hold, long *entries, long *exits, uint64_t st[4])
+{
+	struct utrace_tracer *t = tracer(true, true);
+	unsigned long ev = UTRACE_EVENT_SYSCALL | UTRACE_EVENT(DEATH);
+	struct utrace_queue *q;
+	struct utrace_event e = { .size = sizeof(e) };
+	pid_t pid = t_spawn(t, NULL, "getppid_loop", "2000", NULL);
+	long nr = SYS_getppid;
+	bool dead = false;
+
+	CHECK_EQ(utrace_queue_new(t, &q), 0);
+	CHECK_EQ(utrace_queue_watch(q, pid, UTRACE_WATCH_PROCESS, ev,
+				    hold ? UTRACE_EVENT(SYSCALL_EXIT) : 0), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, pid, &nr, 1), 0);
+	*entries = *exits = 0;
+	while (!dead) {
+		int r = utrace_queue_next(q, &e, 10000 * test_timeout_scale());
+
+		CHECK_EQ(r, 1);
+		if (e.type == UTRACE_EVENT(DEATH) && e.tid == pid)
+			dead = true;
+		if (e.type == UTRACE_EVENT(SYSCALL_ENTRY))
+			*entries += e.syscall.nr == SYS_getppid;
+		if (e.type == UTRACE_EVENT(SYSCALL_EXIT)) {
+			*exits += e.syscall.nr == SYS_getppid &&
+				  e.syscall.ret == getpid();
+			if (e.held)
+				CHECK_EQ(utrace_queue_reply(q, e.id, NULL), 0);
+		}
+	}
+	stats(t, st);
+	utrace_queue_free(q);
+	utrace_tracer_free(t);
+}
+
+TEST_T(records_queue_notify_only_watch_observes, 60)
+{
+	long en, ex;
+	uint64_t st[4];
+
+	queue_run(false, &en, &ex, st);
+	CHECK_EQ(en, N);
+	CHECK_EQ(ex, N);
+	CHECK(st[0] >= 2 * N);
+	queue_run(true, &en, &ex, st);
+	CHECK_EQ(en, N);
+	CHECK_EQ(ex, N);
+	CHECK_EQ(st[0], 0);
+}
+
 TEST(records_api_errors)
 {
 	struct utrace_tracer *t = t_tracer();
