@@ -344,6 +344,15 @@ static uint32_t pe_signal(uint32_t action, struct utrace_engine *e,
 			utrace__pe_publish(p, &s);
 			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 		}
+		if (p->want_group_trap) {
+			p->want_group_trap = false;
+			memset(&s, 0, sizeof(s));
+			s.kind = PK_GROUP;
+			s.status = ((p->grp_sig ? p->grp_sig : SIGSTOP) << 8) |
+				   0x7f;
+			utrace__pe_publish(p, &s);
+			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
+		}
 		if (p->want_attach_stop) {
 			siginfo_t si;
 

@@ -124,6 +124,7 @@ struct pe_thread {
 	unsigned npend;
 	bool want_interrupt;		/* PTRACE_INTERRUPT: EVENT_STOP */
 	bool want_attach_stop;		/* PTRACE_ATTACH: a SIGSTOP stop */
+	bool want_group_trap;		/* ...after its group-stop trap */
 	bool exec_trap;			/* non-seized exec: SIGTRAP after it */
 	bool inject;			/* deliver inj at the next report */
 	siginfo_t inj;

@@ -353,21 +353,33 @@ static long do_attach(struct preq *r, struct pe_thread *q, bool seize)
 	utrace__pe_set_events(q);
 	trace_link(p->pe);
 	if (seize) {
-		/* A thread in a group stop traps into it for its new tracer. */
+		/*
+		 * A thread in a group stop traps into it for its new tracer
+		 * (PTRACE_EVENT_STOP with the stop signal).  As for
+		 * PTRACE_INTERRUPT, the trap is published once the thread
+		 * has stopped there (pe_signal), so that a restart finds it
+		 * stopped and can take it out of the group stop; published
+		 * before, a PTRACE_SYSCALL that came first found nothing to
+		 * restart and left it in the group stop for good.
+		 */
 		if (utrace__engine_in_group_stop(q->e)) {
-			struct pe_stop s;
-
-			utrace__pe_stop_event(&s, q, PTRACE_EVENT_STOP,
-				   q->stop_sig ? q->stop_sig : SIGSTOP, 0);
-			/* A group stop: a restart but LISTEN lets it run. */
-			s.kind = PK_GROUP;
-			utrace_control(q->e, UTRACE_STOP);
-			utrace__pe_publish(q, &s);
+			if (!q->grp_sig)
+				utrace__pe_set_group_stop(p->pe, q->tgid,
+							  q->stop_sig ?
+							  q->stop_sig :
+							  SIGSTOP);
+			q->want_interrupt = true;
+			utrace_control(q->e, UTRACE_INTERRUPT);
 		}
 		return 0;
 	}
-	/* ATTACH sends SIGSTOP: its delivery stop, made when it stops. */
+	/*
+	 * ATTACH sends SIGSTOP: its delivery stop, made when it stops.  A
+	 * thread in a group stop traps into it first (a plain stop status,
+	 * no siginfo); the SIGSTOP stop comes when its tracer restarts it.
+	 */
 	q->want_attach_stop = true;
+	q->want_group_trap = utrace__engine_in_group_stop(q->e);
 	if (utrace_control(q->e, UTRACE_INTERRUPT) < 0)
 		return -ESRCH;
 	return 0;

@@ -272,6 +272,7 @@ void utrace__pe_forget_tracer(struct pe_thread *q)
 	q->stopped = q->waitable = false;
 	q->npend = 0;
 	q->want_interrupt = q->want_attach_stop = q->exec_trap = false;
+	q->want_group_trap = false;
 	q->seized = false;
 	q->opts = 0;
 	q->mode = PM_CONT;
@@ -279,12 +280,13 @@ void utrace__pe_forget_tracer(struct pe_thread *q)
 }
 
 /*
- * Resume a tracee from its inner stop: with @sig delivered at a signal
- * stop, by @mode.  The next queued stop, if any, is published at once.
+ * Let a tracee go on from its inner stop: with @sig delivered at a signal
+ * stop, by @mode; the next queued stop, if any, is published at once.
+ * @detach: its tracer lets it go (PTRACE_DETACH, or the tracer died).
  */
-void utrace__pe_resume(struct pe_thread *q, enum pe_mode mode, int sig)
+static void run_on(struct pe_thread *q, enum pe_mode mode, int sig,
+		   bool detach)
 {
-	enum pe_kind was = q->cur.kind;
 	enum utrace__stop st;
 	int act;
 
@@ -318,23 +320,35 @@ void utrace__pe_resume(struct pe_thread *q, enum pe_mode mode, int sig)
 	if (!q->e)
 		return;
 	st = utrace__engine_stop(q->e);
-	if (st == STOP_GROUP && mode != PM_LISTEN && was == PK_GROUP) {
+	if (st == STOP_GROUP && mode != PM_LISTEN && !detach) {
 		/*
 		 * Restarted from a group stop other than by PTRACE_LISTEN:
 		 * the kernel lets the tracee run although its process stays
-		 * stopped.  The library would keep the group stop
-		 * (PTRACE_LISTEN): it restarts this thread as from a trap.
+		 * stopped, whichever trap its tracer saw there (the group
+		 * stop's, a PTRACE_INTERRUPT or PTRACE_SEIZE trap, the
+		 * SIGSTOP of PTRACE_ATTACH).  The library would keep the
+		 * group stop (PTRACE_LISTEN): it restarts this thread as from
+		 * a trap.  Not when its tracer lets it go: the kernel puts a
+		 * tracee detached while its process is stopped back in the
+		 * group stop (__ptrace_unlink), so there it stays.
 		 */
 		utrace__engine_leave_group_stop(q->e);
+		st = STOP_INTERRUPT;
 	}
-	if (q->inject)
-		act = UTRACE_INTERRUPT;
+	if (q->inject || q->want_attach_stop)
+		act = UTRACE_INTERRUPT;	/* the signal, or ATTACH's SIGSTOP */
 	else if (st == STOP_SYSCALL_ENTRY)
 		act = UTRACE_REPORT;	/* the entry pass again: its own ptrace,
 					   PTRACE_SYSEMU's skip, the step */
 	else
 		act = utrace__pe_step_act(q);
 	utrace_control(q->e, act);
+}
+
+/* Resume a tracee from its inner stop (PTRACE_CONT & co). */
+void utrace__pe_resume(struct pe_thread *q, enum pe_mode mode, int sig)
+{
+	run_on(q, mode, sig, false);
 }
 
 /* The inner tracer lets go (PTRACE_DETACH, or it died). */
@@ -344,7 +358,7 @@ void utrace__pe_detach(struct pe_thread *q, int sig)
 
 	if (was) {
 		q->npend = 0;
-		utrace__pe_resume(q, PM_CONT, sig);
+		run_on(q, PM_CONT, sig, true);
 	}
 	utrace__pe_forget_tracer(q);
 	if (!was && q->e)

@@ -19,8 +19,8 @@ norand() { setarch "$(uname -m)" -R "$@"; }
 # Each program natively, then under utrace -f (and with the seccomp
 # filter of -e trace=): the same output and exit status.
 for p in traceme sibling fork vfork exec syscall signal killtracer step stepsig \
-	sigchld groupcont seizestop user interrupt sysemu peeksig rusage \
-	seccomp; do
+	sigchld groupcont seizestop groupdetach user interrupt sysemu peeksig \
+	rusage seccomp; do
 	timeout 60 "$P/pt_$p" >native 2>&1
 	echo "exit $?" >>native
 	if grep -q FAIL native || ! grep -q "exit 0" native; then
@@ -39,7 +39,8 @@ done
 
 # utraced emulates ptrace for its programs too: the same under it.
 for p in traceme sibling fork vfork exec syscall signal killtracer step stepsig \
-	sigchld groupcont seizestop user interrupt sysemu peeksig seccomp; do
+	sigchld groupcont seizestop groupdetach user interrupt sysemu peeksig \
+	seccomp; do
 	timeout 60 "$P/pt_$p" >native 2>&1
 	echo "exit $?" >>native
 	timeout 60 "$O/utraced" -- "$P/pt_$p" >traced 2>&1
