@@ -13,6 +13,8 @@
 # after strace-lines.py's normalisation (pids, addresses, times) and
 # without the lines the program says may vary (a timer's signals, polls).
 #
+# TP_STOPS_SWITCH=OPT gives the switch by name.
+#
 # TP_LONG=1 adds the long run of tp_threads (16 threads x 1,000,000
 # getppid through a slow reader), minutes under the stop path: for manual
 # runs only.
@@ -26,7 +28,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
-SW=$("$U" --help 2>&1 | awk '
+# TP_STOPS_SWITCH=OPT names the switch when its --help text says otherwise.
+SW=${TP_STOPS_SWITCH:-}
+[ -n "$SW" ] || SW=$("$U" --help 2>&1 | awk '
 	/^[ \t]+(-[A-Za-z0-9], )?--[A-Za-z0-9-]+/ {
 		opt = $1
 		if (opt ~ /,$/)
