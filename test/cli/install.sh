@@ -121,7 +121,7 @@ if [ -n "$v" ] &&
    [ -f "$r/lib/libutrace.so.$v" ] &&
    grep -q "^Version: $v$" "$r/lib/pkgconfig/libutrace.pc" &&
    grep -q "^\.TH UTRACE 1 [0-9-]* \"libutrace $v\"" "$r/share/man/man1/utrace.1" &&
-   grep -q "^\.TH utrace_attach 3 [0-9-]* \"libutrace $v\"" "$r/share/man/man3/utrace_attach.3" &&
+   grep -q "^\.TH UTRACE_ATTACH 3 [0-9-]* \"libutrace $v\"" "$r/share/man/man3/utrace_attach.3" &&
    ! grep -l '^\.TH.*"libutrace [0-9]' man/man*/* | grep -q .; then
 	echo "ok - one version ($v): -V, the library, libutrace.pc, the pages"
 else
