@@ -331,6 +331,12 @@ static ssize_t mem_xfer(pid_t tid, uint64_t addr, void *buf, size_t len,
 	return n + m;
 }
 
+ssize_t utrace__mem_xfer(pid_t tid, uint64_t addr, void *buf, size_t len,
+			 bool write)
+{
+	return mem_xfer(tid, addr, buf, len, write);
+}
+
 /*
  * A read within one page, during a report pass: the whole page is read
  * once and later reads of the same pass are served from it, as strace

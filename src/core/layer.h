@@ -157,6 +157,13 @@ void utrace__tracer_add_options(struct utrace_tracer *t, unsigned options);
  */
 #define UTRACE__ATTACH_FIRST	0x10000
 
+/*
+ * Memory of any thread the tracer traces, stopped or not (process_vm_*,
+ * then /proc/TID/mem): for a layer putting back what a consumer wrote.
+ */
+ssize_t utrace__mem_xfer(pid_t tid, uint64_t addr, void *buf, size_t len,
+			 bool write);
+
 /* utrace_attach with UTRACE__ATTACH_FIRST, on the loop thread. */
 int utrace__attach(struct utrace_tracer *t, pid_t tid, int flags,
 		   const struct utrace_engine_ops *ops, void *data,

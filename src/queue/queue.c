@@ -85,6 +85,19 @@ struct qthread {
 	bool allstop_seen;		/* ... and known to be stopped */
 	bool bp;			/* held by back-pressure */
 	bool dead;
+	bool dr_set;			/* debug registers set through us */
+};
+
+/*
+ * An address where a consumer wrote an int3 byte through the queue, and
+ * what the byte replaced while it stands.
+ */
+struct qbp {
+	struct qbp *next;
+	pid_t tgid;
+	uint64_t addr;
+	uint8_t orig;
+	bool standing;			/* the int3 is there (not taken out) */
 };
 
 struct qstop {
@@ -124,6 +137,7 @@ struct utrace_queue {
 	unsigned waiters;		/* threads in pthread_cond_wait */
 	int efd;			/* -1 until utrace_queue_fd */
 	const struct watch_args *watching;	/* do_watch in progress */
+	struct qbp *bps;		/* loop thread: int3 bytes written */
 };
 
 /* The queue layer's state on a tracer (loop thread). */
@@ -1754,6 +1768,48 @@ UTRACE_EXPORT int utrace_queue_regs_set(struct utrace_queue *q, pid_t tid,
 	return utrace__call(q->t, do_regs, &a);
 }
 
+/*
+ * Int3 bytes a consumer writes are noted with the bytes they replace, so
+ * that a queue freed while they stand (a joined debugger that died) puts
+ * them back: the program is left as found.  Another byte written over one
+ * means the consumer took its breakpoint out; the address is kept, for a
+ * trap of it that comes late (leave_as_found).
+ */
+static void bp_note(struct qthread *qt, const struct utrace_iov *v)
+{
+	struct utrace_queue *q = qt->q;
+	const uint8_t *buf = v->buf;
+
+	for (size_t i = 0; i < v->len; i++) {
+		uint64_t addr = v->addr + i;
+		struct qbp **pp, *b;
+		uint8_t cur;
+
+		for (pp = &q->bps; (b = *pp); pp = &b->next)
+			if (b->tgid == qt->tgid && b->addr == addr)
+				break;
+		if (buf[i] != 0xcc) {
+			if (b)
+				b->standing = false;
+			continue;
+		}
+		if ((b && b->standing) ||
+		    utrace_mem_read(qt->e, addr, &cur, 1) != 1 || cur == 0xcc)
+			continue;
+		if (!b) {
+			b = calloc(1, sizeof(*b));
+			if (!b)
+				continue;
+			b->tgid = qt->tgid;
+			b->addr = addr;
+			b->next = q->bps;
+			q->bps = b;
+		}
+		b->orig = cur;
+		b->standing = true;
+	}
+}
+
 static int do_memv(void *arg)
 {
 	struct acc_args *a = arg;
@@ -1765,7 +1821,11 @@ static int do_memv(void *arg)
 		return err;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct utrace_iov *v = &a->iov[i];
-		ssize_t n = a->write ?
+		ssize_t n;
+
+		if (a->write)
+			bp_note(qt, v);
+		n = a->write ?
 			utrace_mem_write(qt->e, v->addr, v->buf, v->len) :
 			utrace_mem_read(qt->e, v->addr, v->buf, v->len);
 
@@ -1882,6 +1942,14 @@ static int do_debugreg(void *arg)
 
 	if (err)
 		return err;
+	if (a->write && a->dr != 6) {
+		err = utrace_debugreg_set(qt->e, a->dr, *a->value);
+		if (!err && *a->value)
+			qt->dr_set = true;
+		else if (!err && a->dr == 7)
+			qt->dr_set = false;	/* every one disabled */
+		return err;
+	}
 	return a->write ? utrace_debugreg_set(qt->e, a->dr, *a->value) :
 			  utrace_debugreg_get(qt->e, a->dr, a->value);
 }
@@ -2055,6 +2123,143 @@ struct utrace_queue *utrace__queue_remote(struct utrace__conn *c)
 	return q;
 }
 
+/* -- Leaving as found ------------------------------------------------------ */
+
+/*
+ * What a freed queue's consumer (a joined debugger that died) may have
+ * left in motion on a thread: a trap of a breakpoint byte put back since,
+ * of its single-step, of its debug registers.  A small engine, first on
+ * the thread, takes such a SIGTRAP for it (the pc back on the instruction
+ * for a breakpoint), so that the program never gets it; it stays until
+ * the thread is reaped.
+ */
+struct qghost {
+	uint64_t *addrs;		/* breakpoints put back */
+	size_t n;
+	bool step;			/* a step was asked or held */
+	bool dr;			/* debug registers may be set */
+};
+
+static uint32_t ghost_signal(uint32_t action, struct utrace_engine *e,
+			     siginfo_t *info)
+{
+	struct qghost *g = utrace_engine_data(e);
+	struct user_regs_struct regs;
+	uint8_t byte;
+
+	if (info->si_signo != SIGTRAP)
+		return utrace_pass(action, UTRACE_RESUME);
+	if (info->si_code == SI_KERNEL &&
+	    utrace_regs_get(e, &regs) == 0) {
+		for (size_t i = 0; i < g->n; i++) {
+			/* Its consumer may have moved the pc back already. */
+			if (g->addrs[i] == regs.rip)
+				return UTRACE_SIGNAL_REPORT | UTRACE_RESUME;
+			if (g->addrs[i] == regs.rip - 1 &&
+			    utrace_mem_read(e, regs.rip - 1, &byte, 1) == 1 &&
+			    byte != 0xcc) {
+				regs.rip--;
+				utrace_regs_set(e, &regs);
+				return UTRACE_SIGNAL_REPORT | UTRACE_RESUME;
+			}
+		}
+	}
+	if (info->si_code == TRAP_HWBKPT && g->dr) {
+		utrace_debugreg_set(e, 7, 0);
+		utrace_debugreg_set(e, 6, 0);
+		g->dr = false;
+		return UTRACE_SIGNAL_REPORT | UTRACE_RESUME;
+	}
+	if ((info->si_code == TRAP_TRACE || info->si_code == TRAP_BRKPT) &&
+	    g->step) {
+		g->step = false;
+		return UTRACE_SIGNAL_REPORT | UTRACE_RESUME;
+	}
+	return utrace_pass(action, UTRACE_RESUME);
+}
+
+static void ghost_release(void *data)
+{
+	struct qghost *g = data;
+
+	free(g->addrs);
+	free(g);
+}
+
+static const struct utrace_engine_ops ghost_ops = {
+	.report_signal = ghost_signal,
+	.release = ghost_release,
+};
+
+static void ghost_attach(struct qthread *qt)
+{
+	struct utrace_queue *q = qt->q;
+	struct utrace_engine *e;
+	struct qghost *g = calloc(1, sizeof(*g));
+	size_t n = 0;
+
+	if (!g)
+		return;
+	for (struct qbp *b = q->bps; b; b = b->next)
+		n += b->tgid == qt->tgid;
+	g->addrs = calloc(n + 1, sizeof(*g->addrs));
+	if (!g->addrs) {
+		free(g);
+		return;
+	}
+	for (struct qbp *b = q->bps; b; b = b->next)
+		if (b->tgid == qt->tgid)
+			g->addrs[g->n++] = b->addr;
+	g->step = qt->stepping || (qt->held_id && qt->held_signo == SIGTRAP);
+	g->dr = qt->dr_set;
+	if (utrace__attach(q->t, qt->tid, UTRACE_ATTACH_CREATE |
+			   UTRACE__ATTACH_FIRST, &ghost_ops, g, &e)) {
+		ghost_release(g);
+		return;
+	}
+	utrace_set_events(e, UTRACE_EVENT_SIGNAL_ALL);
+	utrace_engine_put(e);
+}
+
+static void leave_one(struct qthread *qt, void *arg)
+{
+	bool mine = false;
+
+	if (qt->dead)
+		return;
+	for (struct qbp *b = qt->q->bps; b && !mine; b = b->next)
+		mine = b->tgid == qt->tgid;
+	/* Held, so stopped: its debug registers can go now. */
+	if (qt->dr_set && (qt->held_id || qt->allstop_seen) &&
+	    utrace_debugreg_set(qt->e, 7, 0) == 0)
+		qt->dr_set = false;
+	if (mine || qt->dr_set || qt->stepping ||
+	    (qt->held_id && qt->held_signo == SIGTRAP))
+		ghost_attach(qt);
+}
+
+/*
+ * The queue goes (its consumer freed it, or died): its int3 bytes still
+ * in memory are replaced by what they hid, and the traps it may have
+ * caused are taken by a ghost engine instead of being delivered.
+ */
+static void leave_as_found(struct utrace_queue *q)
+{
+	struct qbp *b;
+	uint8_t cur;
+
+	for (b = q->bps; b; b = b->next)
+		if (b->standing &&
+		    utrace__mem_xfer(b->tgid, b->addr, &cur, 1, false) == 1 &&
+		    cur == 0xcc)
+			utrace__mem_xfer(b->tgid, b->addr, &b->orig, 1, true);
+	qt_each(q, leave_one, NULL);
+	while ((b = q->bps)) {
+		q->bps = b->next;
+		free(b);
+	}
+}
+
 static void forget_one(struct qthread *qt, void *arg)
 {
 	qt_forget(qt);
@@ -2065,6 +2270,7 @@ static int do_free(void *arg)
 	struct utrace_queue *q = arg;
 	struct qlayer *ql = utrace__layer_data(q->t, &q_layer);
 
+	leave_as_found(q);
 	qt_each(q, forget_one, NULL);
 	for (struct utrace_queue **pp = &ql->queues; *pp;
 	     pp = &(*pp)->next) {
