@@ -13,6 +13,10 @@
  *             the file argv[2] and waits in pause() until killed (-p)
  *   late      creates the file argv[2], waits for the file argv[3] (gdb
  *             attaches or joins meanwhile), then runs as park
+ *   count     a worker calls bump() 400 times (0.2 ms apart); main creates
+ *             the file argv[2], waits for the file argv[3], starts a
+ *             second worker that does the same, joins both and prints
+ *             "count 800" (for gdb and joiners killed in the middle)
  * Variables are volatile so that -O1 keeps them where gdb looks.
  */
 #include <fcntl.h>
@@ -46,6 +50,22 @@ __attribute__((noinline)) void work(int i)
 	x += twice(x);
 	x += 1;
 	total += x;
+}
+
+volatile int counted;
+
+__attribute__((noinline)) void bump(void)
+{
+	__atomic_add_fetch(&counted, 1, __ATOMIC_SEQ_CST);
+}
+
+static void *count_fn(void *arg)
+{
+	for (int i = 0; i < 400; i++) {
+		bump();
+		usleep(200);
+	}
+	return arg;
 }
 
 __attribute__((noinline)) void hit(int v)
@@ -115,6 +135,17 @@ int main(int argc, char **argv)
 		close(open(argv[2], O_CREAT | O_WRONLY, 0644));
 		while (access(argv[3], F_OK))
 			usleep(1000);
+	}
+	if (!strcmp(mode, "count") && argc > 3) {
+		pthread_create(&t[1], NULL, count_fn, NULL);
+		close(open(argv[2], O_CREAT | O_WRONLY, 0644));
+		while (access(argv[3], F_OK))
+			usleep(1000);
+		pthread_create(&t[2], NULL, count_fn, NULL);
+		pthread_join(t[1], NULL);
+		pthread_join(t[2], NULL);
+		printf("count %d\n", counted);
+		return 0;
 	}
 	if (!strcmp(mode, "once")) {
 		pthread_create(&t[0], NULL, once_fn, NULL);
