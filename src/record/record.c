@@ -1015,6 +1015,33 @@ static void flip_at(struct rthread *rt, struct user_regs_struct *r,
 }
 
 /*
+ * A dispatch trap taken while the program blocked SIGSYS: the kernel
+ * forces such a signal (force_sig_info_to_task): it unblocked SIGSYS in the
+ * thread's mask and put the blob's handler back to SIG_DFL.  Tell by the
+ * handler gone from /proc's SigCgt, and undo both: SIGSYS blocked again,
+ * the handler placed again (only the program's own rt_sigaction(SIGSYS)
+ * could have removed it otherwise, and that sends its process to stops).
+ */
+static void sigsys_restore(struct rproc *p, struct uthread *th)
+{
+	char buf[4096];
+	const char *v;
+	uint64_t mask;
+
+	if (!utrace__proc_status(TID(th), buf, sizeof(buf)) ||
+	    !(v = utrace__proc_field(buf, "SigCgt")) ||
+	    strtoull(v, NULL, 16) >> (SIGSYS - 1) & 1)
+		return;
+	if (ptrace(PTRACE_GETSIGMASK, TID(th), (void *)sizeof(mask),
+		   &mask) == 0) {
+		mask |= 1ULL << (SIGSYS - 1);
+		ptrace(PTRACE_SETSIGMASK, TID(th), (void *)sizeof(mask), &mask);
+	}
+	sigsys_handler(p, th);
+	utrace__th_regs_drop(th);
+}
+
+/*
  * A dispatch trap (the kernel rolled rax back to the number; ip is after
  * the syscall instruction): rewrite the site, and send the thread into its
  * stub, or to the stop path for this one syscall.
@@ -1029,6 +1056,8 @@ static void on_sigsys(struct rec *rec, struct rthread *rt)
 	struct site *s;
 
 	rec->stats[ST_TRAPS]++;
+	sigsys_restore(p, th);
+	r = utrace__th_regs(th);
 	if (!r)
 		return;
 	ip = r->rip;	/* rewound by hook_status */
