@@ -11,7 +11,7 @@
  * followed in turn with the same flags.  It is not an engine: it costs a
  * thread nothing but this list, and a clone nothing when the list is empty.
  *
- * The queue's watches (queue.c) and the utrace command's -f use it.  Loop
+ * The queue's watches (src/queue/watch.c) and the utrace command's -f use it.  Loop
  * thread only.
  */
 #include <dirent.h>

@@ -30,7 +30,7 @@ int utrace__layer_register(struct utrace_tracer *t,
 	t->layers[n].data = data;
 	/* The run order: by order, then registration (loop thread only). */
 	for (i = n; i > 0 && t->layers[t->lorder[i - 1]].ops->order >
-			       ops->order; i--)
+	     ops->order; i--)
 		t->lorder[i] = t->lorder[i - 1];
 	t->lorder[i] = (unsigned char)n;
 	/* Pairs with the acquire loads of other threads' lookups. */

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * What only /proc tells: a thread's state, ids and signal dispositions;
- * and the clock the layers' waits use.
+ * What only /proc tells: a thread's status lines (its ids, its tracer,
+ * its signal dispositions, its credentials) and whether it still exists.
  */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -48,21 +47,23 @@ const char *utrace__proc_field(const char *buf, const char *name)
 	return NULL;
 }
 
-pid_t utrace__proc_ppid(pid_t tid)
+/* The number line @name of /proc/@tid/status starts with, or -1. */
+long utrace__proc_number(pid_t tid, const char *name)
 {
 	char buf[4096];
 	const char *v;
 
 	if (!utrace__proc_status(tid, buf, sizeof(buf)))
-		return 0;
-	v = utrace__proc_field(buf, "PPid");
-	return v ? atoi(v) : 0;
+		return -1;
+	v = utrace__proc_field(buf, name);
+	return v ? atol(v) : -1;
 }
 
-long utrace__now_ms(void)
+/* Does thread @tid exist (a zombie included)? */
+bool utrace__proc_alive(pid_t tid)
 {
-	struct timespec ts;
+	char path[64];
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", tid, tid);
+	return access(path, F_OK) == 0 || utrace__proc_tgid(tid) > 0;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * A connected queue: utrace_queue_connect finds the serving tracer of a
- * thread and every utrace_queue_* call on the queue it returns is carried
- * there over the socket (docs/PROTOCOL.md).
+ * The joined backend of the queue interface (queue/backend.h): a connected
+ * queue.  utrace_queue_connect finds the serving tracer of a thread and
+ * every utrace_queue_* call on the queue it returns is carried there over
+ * the socket (docs/PROTOCOL.md).
  *
  * Any thread of the joiner may call.  Requests are written whole under
  * c->lock; one caller at a time reads the socket (c->reading) and files
@@ -25,8 +26,10 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "core/clock.h"
 #include "core/layer.h"
 #include "core/proc.h"
+#include "queue/backend.h"
 #include "share/share.h"
 #include "share/wire.h"
 
@@ -43,7 +46,9 @@ struct rres {
 	uint8_t payload[];
 };
 
+/* A joined queue: the connection is the queue. */
 struct utrace__conn {
+	struct utrace_queue q;		/* first: the interface */
 	int fd, efd, epfd;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -55,6 +60,11 @@ struct utrace__conn {
 	struct rrec *head, *tail;
 	struct rres *results;
 };
+
+static inline struct utrace__conn *conn_of(struct utrace_queue *q)
+{
+	return (struct utrace__conn *)q;
+}
 
 /* -- Reading (under c->lock) -------------------------------------------- */
 
@@ -365,30 +375,33 @@ static int64_t call(struct utrace__conn *c, uint16_t type, const void *a,
 	return ret;
 }
 
-int utrace__rq_watch(struct utrace__conn *c, pid_t tid, unsigned flags,
-		     unsigned long events, unsigned long hold)
+static int rq_watch(struct utrace_queue *uq, pid_t tid, unsigned flags,
+		    unsigned long events, unsigned long hold)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_watch w = { tid, flags, events, hold };
 
 	return (int)call(c, W_WATCH, &w, sizeof(w), NULL, 0, NULL, 0, NULL);
 }
 
-int utrace__rq_unwatch(struct utrace__conn *c, pid_t tid, unsigned flags)
+static int rq_unwatch(struct utrace_queue *uq, pid_t tid, unsigned flags)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_watch w = { tid, flags, 0, 0 };
 
 	return (int)call(c, W_UNWATCH, &w, sizeof(w), NULL, 0, NULL, 0, NULL);
 }
 
-int utrace__rq_set_syscalls(struct utrace__conn *c, pid_t tid,
-			    const long *nrs, size_t n)
+static int rq_set_syscalls(struct utrace_queue *uq, pid_t tid,
+			   const long *nrs, size_t n)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_syscalls w = { tid, !nrs, (uint32_t)n, 0 };
 	int64_t *v;
 	int ret;
 
 	if (n > UTRACE__SYSSET_BITS)
-		return -EINVAL;
+		return -EINVAL;	/* the most a message carries */
 	v = malloc((n + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -400,9 +413,10 @@ int utrace__rq_set_syscalls(struct utrace__conn *c, pid_t tid,
 	return ret;
 }
 
-int utrace__rq_reply(struct utrace__conn *c, uint64_t id,
-		     const struct utrace_reply *r)
+static int rq_reply(struct utrace_queue *uq, uint64_t id,
+		    const struct utrace_reply *r)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_reply w;
 
 	memset(&w, 0, sizeof(w));
@@ -416,24 +430,27 @@ int utrace__rq_reply(struct utrace__conn *c, uint64_t id,
 	return (int)call(c, W_REPLY, &w, sizeof(w), NULL, 0, NULL, 0, NULL);
 }
 
-int utrace__rq_stop(struct utrace__conn *c, pid_t pid, int timeout_ms)
+static int rq_stop(struct utrace_queue *uq, pid_t pid, int timeout_ms)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_stop w = { pid, timeout_ms };
 
 	return (int)call(c, W_STOP, &w, sizeof(w), NULL, 0, NULL, 0, NULL);
 }
 
-int utrace__rq_resume(struct utrace__conn *c, pid_t pid)
+static int rq_resume(struct utrace_queue *uq, pid_t pid)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_stop w = { pid, 0 };
 
 	return (int)call(c, W_RESUME, &w, sizeof(w), NULL, 0, NULL, 0, NULL);
 }
 
-int utrace__rq_regs(struct utrace__conn *c, pid_t tid,
-		    struct user_regs_struct *out,
-		    const struct user_regs_struct *in)
+static int rq_regs(struct utrace_queue *uq, pid_t tid,
+		   struct user_regs_struct *out,
+		   const struct user_regs_struct *in)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_regs w = { tid, sizeof(*out) };
 	size_t got = 0;
 	int ret;
@@ -452,10 +469,11 @@ int utrace__rq_regs(struct utrace__conn *c, pid_t tid,
  * A register set is far below the message size; a longer buffer is cut to
  * W_REGSET_MAX, as the kernel cuts one longer than the set.
  */
-ssize_t utrace__rq_regset(struct utrace__conn *c, pid_t tid,
-			  unsigned int type, void *buf, size_t len,
-			  bool write)
+static ssize_t rq_regset(struct utrace_queue *uq, pid_t tid,
+			 unsigned int type, void *buf, size_t len,
+			 bool write)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_regset w = { tid, type, 0, 0 };
 	size_t got = 0;
 	int64_t ret;
@@ -472,9 +490,10 @@ ssize_t utrace__rq_regset(struct utrace__conn *c, pid_t tid,
 	return (ssize_t)ret;
 }
 
-int utrace__rq_debugreg(struct utrace__conn *c, pid_t tid, int n,
-			uint64_t *value, bool write)
+static int rq_debugreg(struct utrace_queue *uq, pid_t tid, int n,
+		       uint64_t *value, bool write)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_debugreg w = { tid, n, write ? *value : 0 };
 	uint64_t v = 0;
 	size_t got = 0;
@@ -492,9 +511,10 @@ int utrace__rq_debugreg(struct utrace__conn *c, pid_t tid, int n,
 	return ret;
 }
 
-int utrace__rq_resume_thread(struct utrace__conn *c, pid_t tid,
-			     uint32_t action)
+static int rq_resume_thread(struct utrace_queue *uq, pid_t tid,
+			    uint32_t action)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct w_rthread w = { tid, action };
 
 	return (int)call(c, W_RESUME_THREAD, &w, sizeof(w), NULL, 0, NULL, 0,
@@ -555,18 +575,14 @@ static ssize_t memv_one(struct utrace__conn *c, pid_t tid,
  * message size needs (a large range is cut in pieces), counted as one
  * call.  The count ends at the first range, or piece, not moved whole.
  */
-ssize_t utrace__rq_memv(struct utrace__conn *c, pid_t tid,
-			const struct utrace_iov *iov, size_t n, bool write)
+static ssize_t rq_memv(struct utrace_queue *uq, pid_t tid,
+		       const struct utrace_iov *iov, size_t n, bool write)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct utrace_iov *part;
 	size_t i = 0, done = 0;	/* iov[i], from byte done of it */
 	ssize_t total = 0;
 
-	if (tid <= 0)
-		return -EINVAL;
-	for (size_t k = 0; k < n; k++)
-		if (!iov[k].buf && iov[k].len)
-			return -EINVAL;
 	if (!n)
 		return memv_one(c, tid, iov, 0, write);
 	part = malloc(W_IOV_MAX * sizeof(*part));
@@ -613,9 +629,10 @@ static bool has_record(struct utrace__conn *c, void *arg)
 	return c->head != NULL;
 }
 
-int utrace__rq_next(struct utrace__conn *c, struct utrace_event *ev,
-		    int timeout_ms)
+static int rq_next(struct utrace_queue *uq, struct utrace_event *ev,
+		   int timeout_ms)
 {
+	struct utrace__conn *c = conn_of(uq);
 	struct rrec *r;
 	int err;
 
@@ -640,12 +657,14 @@ int utrace__rq_next(struct utrace__conn *c, struct utrace_event *ev,
 	return 1;
 }
 
-int utrace__rq_fd(struct utrace__conn *c)
+static int rq_fd(struct utrace_queue *uq)
 {
+	struct utrace__conn *c = conn_of(uq);
+
 	return c->epfd;
 }
 
-void utrace__rq_free(struct utrace__conn *c)
+static void conn_free(struct utrace__conn *c)
 {
 	shutdown(c->fd, SHUT_RDWR);
 	close(c->fd);
@@ -670,6 +689,28 @@ void utrace__rq_free(struct utrace__conn *c)
 	pthread_cond_destroy(&c->cond);
 	free(c);
 }
+
+static void rq_free(struct utrace_queue *uq)
+{
+	conn_free(conn_of(uq));
+}
+
+static const struct utrace__queue_ops joined_ops = {
+	.watch = rq_watch,
+	.unwatch = rq_unwatch,
+	.set_syscalls = rq_set_syscalls,
+	.next = rq_next,
+	.reply = rq_reply,
+	.stop = rq_stop,
+	.resume = rq_resume,
+	.resume_thread = rq_resume_thread,
+	.regs = rq_regs,
+	.memv = rq_memv,
+	.regset = rq_regset,
+	.debugreg = rq_debugreg,
+	.fd = rq_fd,
+	.free = rq_free,
+};
 
 /* -- Connecting --------------------------------------------------------- */
 
@@ -772,6 +813,7 @@ static int join_one(pid_t tracer, pid_t tid, struct utrace__conn **out)
 		close(fd);
 		return -ENOMEM;
 	}
+	c->q.ops = &joined_ops;
 	c->fd = fd;
 	c->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	c->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -789,7 +831,7 @@ static int join_one(pid_t tracer, pid_t tid, struct utrace__conn **out)
 	if (!err)
 		err = hello(c, tracer, tid);
 	if (err) {
-		utrace__rq_free(c);
+		conn_free(c);
 		return err;
 	}
 	*out = c;
@@ -833,10 +875,6 @@ UTRACE_EXPORT int utrace_queue_connect(pid_t tid, struct utrace_queue **out)
 	}
 	if (err)
 		return err;
-	*out = utrace__queue_remote(c);
-	if (!*out) {
-		utrace__rq_free(c);
-		return -ENOMEM;
-	}
+	*out = &c->q;
 	return 0;
 }

@@ -35,6 +35,7 @@
 #include <sys/time.h>
 #include <sys/un.h>
 
+#include "core/clock.h"
 #include "core/layer.h"
 #include "core/proc.h"
 #include "share/share.h"

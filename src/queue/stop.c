@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * All-stop (local queue): utrace_queue_stop holds every watched thread of
+ * a process and is done once each is in a ptrace stop; the layer's
+ * after_dispatch hook looks again at those not stopped yet.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/proc.h"
+#include "queue/queue.h"
+
+struct stop_scan {
+	struct qstop *s;
+	int count, missing;
+};
+
+static void stop_scan_one(struct qthread *qt, void *arg)
+{
+	struct stop_scan *sc = arg;
+
+	if (qt->tgid != sc->s->pid || !qt->allstop || qt->dead)
+		return;
+	if (!qt->allstop_seen) {
+		/* 0: it is in a ptrace stop, held by our engine. */
+		int err = utrace_control(qt->e, UTRACE_STOP);
+
+		if (err == -ESRCH)
+			return;
+		if (err || !utrace__qt_in_stop(qt)) {
+			sc->missing++;
+			return;
+		}
+		qt->allstop_seen = true;
+		struct qrec *r;
+		struct utrace_event *ev = utrace__rec_begin(qt, 0, &r);
+
+		if (ev) {
+			utrace_syscall_get(qt->e, &ev->syscall);
+			utrace__rec_commit(qt, r, false, NULL);
+		}
+	}
+	sc->count++;
+}
+
+/* Look again at the threads of an all-stop; true once all are stopped. */
+static bool stop_scan(struct lqueue *q, struct qstop *s)
+{
+	struct stop_scan sc = { s, 0, 0 };
+
+	utrace__qt_each(q, stop_scan_one, &sc);
+	pthread_mutex_lock(&q->lock);
+	s->count = sc.count;
+	if (!sc.missing && !s->done) {
+		s->done = true;
+		pthread_cond_broadcast(&q->cond);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return !sc.missing;
+}
+
+/* After a dispatch (the layer's hook): which all-stops are complete. */
+void utrace__q_after_dispatch(struct utrace_tracer *t, void *data)
+{
+	struct qlayer *ql = data;
+
+	for (struct lqueue *q = ql->queues; q; q = q->next) {
+		if (!q->stops_pending)
+			continue;
+		q->stops_pending = 0;
+		for (struct qstop *s = q->stops; s; s = s->next)
+			if (!stop_scan(q, s))
+				q->stops_pending++;
+	}
+}
+
+struct stop_args {
+	struct lqueue *q;
+	pid_t pid;
+	struct qstop *s;
+};
+
+static void stop_take(struct qthread *qt, void *arg)
+{
+	struct stop_args *a = arg;
+
+	if (qt->tgid != a->pid || qt->dead || qt->allstop)
+		return;
+	qt->allstop = true;
+	qt->allstop_seen = false;
+	utrace_control(qt->e, UTRACE_STOP);
+}
+
+static int do_stop_begin(void *arg)
+{
+	struct stop_args *a = arg;
+	struct lqueue *q = a->q;
+	struct qstop *s = utrace__qstop_find(q, a->pid);
+	bool any = false;
+
+	for (unsigned i = 0; i < q->nbuckets && !any; i++)
+		for (struct qthread *qt = q->buckets[i]; qt; qt = qt->hnext)
+			if (qt->tgid == a->pid && !qt->dead)
+				any = true;
+	if (!any)
+		return -ESRCH;
+	if (!s) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		s->pid = a->pid;
+		s->next = q->stops;
+		q->stops = s;
+	}
+	a->s = s;
+	pthread_mutex_lock(&q->lock);
+	s->users++;
+	/* Stopping again: done once every thread watched now is stopped. */
+	s->done = false;
+	pthread_mutex_unlock(&q->lock);
+	utrace__qt_each(q, stop_take, a);
+	if (!stop_scan(q, s))
+		q->stops_pending++;
+	return 0;
+}
+
+/*
+ * The end of a utrace_queue_stop call (q->lock held, dropped here): its
+ * result, and the stop freed if a resume took it away and we were its last
+ * waiter.  @err: an error to return instead.
+ */
+static int stop_put(struct lqueue *q, struct qstop *s, int err)
+{
+	bool done = s->done, cancelled = s->cancelled;
+	int n = s->count;
+
+	if (--s->users == 0 && cancelled)
+		free(s);
+	pthread_mutex_unlock(&q->lock);
+	if (err)
+		return err;
+	if (done)
+		return n;
+	return cancelled ? -ECANCELED : -ETIMEDOUT;
+}
+
+int utrace__q_stop(struct utrace_queue *uq, pid_t pid, int timeout_ms)
+{
+	struct lqueue *q = lq(uq);
+	struct stop_args a = { q, pid, NULL };
+	long deadline;
+	int err;
+
+	err = utrace__call(q->t, do_stop_begin, &a);
+	if (err)
+		return err;
+	/*
+	 * From here on a.s may be resumed (unlinked) by another thread at
+	 * any moment; our use of it keeps it allocated (stop_put).
+	 */
+	deadline = utrace__now_ms() + timeout_ms;
+	if (utrace__on_loop(q->t)) {
+		for (;;) {
+			pthread_mutex_lock(&q->lock);
+			if (a.s->done || a.s->cancelled)
+				break;
+			pthread_mutex_unlock(&q->lock);
+			if (timeout_ms == 0 ||
+			    (timeout_ms > 0 && utrace__now_ms() >= deadline)) {
+				pthread_mutex_lock(&q->lock);
+				break;
+			}
+			long left = deadline - utrace__now_ms();
+
+			err = utrace_dispatch(q->t, timeout_ms < 0 ? -1 :
+					      (int)left);
+			if (err < 0) {
+				pthread_mutex_lock(&q->lock);
+				return stop_put(q, a.s, err);
+			}
+		}
+		return stop_put(q, a.s, 0);
+	}
+	pthread_mutex_lock(&q->lock);
+	if (timeout_ms > 0) {
+		struct timespec ts;
+
+		utrace__deadline(&ts, CLOCK_MONOTONIC, timeout_ms);
+		q->waiters++;
+		while (!a.s->done && !a.s->cancelled &&
+		       pthread_cond_timedwait(&q->cond, &q->lock, &ts) == 0)
+			;
+		q->waiters--;
+	} else if (timeout_ms < 0) {
+		q->waiters++;
+		while (!a.s->done && !a.s->cancelled)
+			pthread_cond_wait(&q->cond, &q->lock);
+		q->waiters--;
+	}
+	return stop_put(q, a.s, 0);
+}
+
+/* Take the all-stop @s away (loop thread); its threads are not released. */
+void utrace__qstop_drop(struct lqueue *q, struct qstop *s)
+{
+	for (struct qstop **pp = &q->stops; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	/* A utrace_queue_stop call still waiting on it frees it. */
+	pthread_mutex_lock(&q->lock);
+	if (s->users) {
+		s->cancelled = true;
+		pthread_cond_broadcast(&q->cond);
+	} else {
+		free(s);
+	}
+	pthread_mutex_unlock(&q->lock);
+}
+
+static int do_resume(void *arg)
+{
+	struct stop_args *a = arg;
+	struct lqueue *q = a->q;
+	struct qstop *s = utrace__qstop_find(q, a->pid);
+	int n = 0;
+
+	if (!s)
+		return 0;
+	utrace__qstop_drop(q, s);
+	for (unsigned i = 0; i < q->nbuckets; i++) {
+		struct qthread *qt, *next;
+
+		for (qt = q->buckets[i]; qt; qt = next) {
+			next = qt->hnext;
+			if (qt->tgid != a->pid || !qt->allstop)
+				continue;
+			qt->allstop = qt->allstop_seen = false;
+			n++;
+			utrace__qt_release(qt);
+		}
+	}
+	return n;
+}
+
+int utrace__q_resume(struct utrace_queue *uq, pid_t pid)
+{
+	struct lqueue *q = lq(uq);
+	struct stop_args a = { q, pid, NULL };
+	int n;
+
+	n = utrace__call(q->t, do_resume, &a);
+	utrace__settle_now(q->t);
+	return n;
+}
+
+struct rthread_args {
+	struct lqueue *q;
+	pid_t tid;
+	int action;
+};
+
+static int do_resume_thread(void *arg)
+{
+	struct rthread_args *a = arg;
+	struct qthread *qt = utrace__qt_find(a->q, a->tid);
+
+	if (qt && qt->dead)
+		return -ESRCH;
+	if (!qt)
+		return utrace__proc_alive(a->tid) ? -ENOENT : -ESRCH;
+	/* Only a thread the stop has stopped (its type-0 record made). */
+	if (!qt->allstop || !qt->allstop_seen)
+		return -ENOENT;
+	qt->allstop = qt->allstop_seen = false;
+	/*
+	 * Voted when nothing else holds it (utrace__qt_release); a reply
+	 * waiting for the stop to end is carried out instead, with its own
+	 * action.
+	 */
+	utrace__qt_set_stepping(qt, a->action == UTRACE_SINGLESTEP ?
+				UTRACE_SINGLESTEP : 0);
+	utrace__qt_release(qt);
+	return 0;
+}
+
+int utrace__q_resume_thread(struct utrace_queue *uq, pid_t tid,
+			    uint32_t action)
+{
+	struct lqueue *q = lq(uq);
+	struct rthread_args a = { q, tid, (int)action };
+	int err;
+
+	err = utrace__call(q->t, do_resume_thread, &a);
+	utrace__settle_now(q->t);
+	return err;
+}
+
