@@ -20,10 +20,10 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,68 +31,12 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
 
 #include "core/clock.h"
-#include "core/layer.h"
-#include "core/proc.h"
+#include "share/serve.h"
 #include "share/share.h"
-#include "share/wire.h"
-
-#ifndef SO_PEERPIDFD
-#define SO_PEERPIDFD 77
-#endif
-
-#define OUT_HIGH	(256u << 10)	/* stop taking records above this */
-#define MAX_JOINERS	1024		/* accept no more until some leave */
-#define COALESCE_MS	1		/* records gather this long per send */
-#define CAP_SYS_PTRACE_BIT 19
-
-struct pstop {
-	struct pstop *next;
-	uint32_t seq;
-	pid_t pid;
-	long deadline;		/* CLOCK_MONOTONIC ms; -1: none */
-};
-
-struct sconn {
-	struct sconn *next;
-	/*
-	 * The output (out*, sending on fd): the server thread holds it while
-	 * it works on the connection; the loop thread only tries it.
-	 */
-	pthread_mutex_t lock;
-	atomic_bool kick;		/* the loop could not send: do it */
-	int fd;
-	struct utrace_tracer *t;
-	struct utrace_queue *q;
-	pid_t pid;
-	uid_t uid;
-	gid_t gid;
-	bool cap_ptrace;
-	bool hello;
-	atomic_bool closing;
-	uint8_t *in;
-	size_t inlen, incap;
-	uint8_t *out;
-	size_t outlen, outoff, outcap;
-	bool more;			/* pump stopped at OUT_HIGH: records wait */
-	struct pstop *stops;
-};
-
-struct utrace__server {
-	struct utrace_tracer *t;
-	int lfd, wfd;
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	pthread_t th;
-	atomic_bool stop;
-	pthread_mutex_t lock;		/* conns: the server adds and removes */
-	struct sconn *conns;
-	atomic_uint nconns;
-	atomic_bool urgent;		/* a kick that must not wait */
-};
 
 /*
  * The sharing layer's state on a tracer (its hooks' data), registered by
@@ -170,176 +114,6 @@ static int make_dir(const char *dir)
 	return utrace__serve_dir_ok(dir, uid);
 }
 
-/* -- Credentials -------------------------------------------------------- */
-
-static bool cap_ptrace_of(const char *status)
-{
-	const char *v = utrace__proc_field(status, "CapEff");
-
-	return v && (strtoull(v, NULL, 16) >> CAP_SYS_PTRACE_BIT) & 1;
-}
-
-/* The pid a pidfd refers to, -1 once that process is gone. */
-static pid_t pidfd_pid(int pidfd)
-{
-	char path[64], buf[1024];
-	const char *v;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	v = utrace__proc_field(buf, "Pid");
-	return v ? atoi(v) : -1;
-}
-
-/* The peer's credentials, from the kernel (never from what it says). */
-static int peer_creds(struct sconn *c)
-{
-	struct ucred cr;
-	socklen_t len = sizeof(cr);
-	char buf[4096];
-	int pidfd = -1;
-
-	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
-		return -errno;
-	c->pid = cr.pid;
-	c->uid = cr.uid;
-	c->gid = cr.gid;
-	/*
-	 * CAP_SYS_PTRACE from /proc/PID/status; with a pidfd (Linux 6.5)
-	 * we know afterwards that PID was still the peer when we read it.
-	 */
-	len = sizeof(pidfd);
-	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) < 0)
-		pidfd = -1;
-	if (utrace__proc_status(c->pid, buf, sizeof(buf)))
-		c->cap_ptrace = cap_ptrace_of(buf);
-	if (pidfd >= 0) {
-		if (pidfd_pid(pidfd) != c->pid)
-			c->cap_ptrace = false;	/* gone: PID may be another */
-		close(pidfd);
-	}
-	return 0;
-}
-
-static int yama_scope(void)
-{
-	char b[16] = "";
-	int fd = open("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, b, sizeof(b) - 1);
-	close(fd);
-	return n > 0 ? atoi(b) : 0;
-}
-
-static bool ids_all(const char *v, unsigned id)
-{
-	/* real, effective, saved (and fs): every one must be @id */
-	for (int i = 0; i < 3; i++) {
-		char *end;
-		unsigned long x;
-
-		if (!v)
-			return false;
-		x = strtoul(v, &end, 10);
-		if (end == v || x != id)
-			return false;
-		v = end;
-	}
-	return true;
-}
-
-/* Is the peer @ancestor an ancestor of process @pid? */
-static bool descends_from(pid_t pid, pid_t ancestor)
-{
-	char buf[4096];
-
-	for (int depth = 0; depth < 4096 && pid > 1; depth++) {
-		const char *v;
-
-		if (pid == ancestor)
-			return true;
-		if (!utrace__proc_status(pid, buf, sizeof(buf)) ||
-		    !(v = utrace__proc_field(buf, "PPid")))
-			return false;
-		pid = atoi(v);
-	}
-	return false;
-}
-
-/*
- * Could the peer ptrace @tid itself?  Same uid and gid as every one of the
- * process's, the process dumpable (else the kernel makes the files of
- * /proc/PID root's),
- * or CAP_SYS_PTRACE; and Yama's ptrace_scope where it is stricter.  A
- * thread that is gone passes: the queue says -ESRCH.
- */
-static int may_trace(const struct sconn *c, pid_t tid)
-{
-	char buf[4096], path[64];
-	int scope = yama_scope();
-	const char *v;
-	struct stat st;
-	pid_t tgid;
-
-	if (!utrace__proc_status(tid, buf, sizeof(buf)))
-		return 0;
-	v = utrace__proc_field(buf, "Tgid");
-	tgid = v ? atoi(v) : tid;
-	if (scope >= 3)
-		return -EPERM;
-	if (c->cap_ptrace)
-		return 0;
-	if (scope == 2)
-		return -EPERM;
-	if (!ids_all(utrace__proc_field(buf, "Uid"), c->uid) ||
-	    !ids_all(utrace__proc_field(buf, "Gid"), c->gid))
-		return -EPERM;
-	snprintf(path, sizeof(path), "/proc/%d/status", tgid);
-	if (stat(path, &st) < 0)
-		return 0;
-	if (st.st_uid != c->uid)
-		return -EPERM;		/* not dumpable */
-	if (scope == 1 && !descends_from(tgid, c->pid))
-		return -EPERM;
-	return 0;
-}
-
-/* Every thread of @tid's process must pass for a process-wide watch. */
-static int may_trace_all(const struct sconn *c, pid_t tid, unsigned flags)
-{
-	int err = may_trace(c, tid);
-	char buf[4096], path[64];
-	const char *v;
-	struct dirent *d;
-	DIR *dir;
-
-	if (err || !(flags & UTRACE_WATCH_PROCESS))
-		return err;
-	if (!utrace__proc_status(tid, buf, sizeof(buf)) ||
-	    !(v = utrace__proc_field(buf, "Tgid")))
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", atoi(v));
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while (!err && (d = readdir(dir)))
-		if (atoi(d->d_name) > 0)
-			err = may_trace(c, atoi(d->d_name));
-	closedir(dir);
-	return err;
-}
 
 /* -- Output ------------------------------------------------------------- */
 
@@ -370,8 +144,8 @@ static int out_reserve(struct sconn *c, size_t n)
 	return 0;
 }
 
-static int out_msg(struct sconn *c, uint16_t type, uint32_t seq,
-		   const void *a, size_t alen, const void *b, size_t blen)
+int utrace__sconn_out(struct sconn *c, uint16_t type, uint32_t seq,
+		      const void *a, size_t alen, const void *b, size_t blen)
 {
 	struct w_hdr h = { (uint32_t)(sizeof(h) + alen + blen), type, 0, seq };
 
@@ -419,7 +193,7 @@ static void put_event(struct w_event *w, const struct utrace_event *ev)
  * Move records from the joiner's local queue to its output; true if one
  * of them holds its thread (someone waits for it to be read).
  */
-static bool pump(struct sconn *c)
+bool utrace__sconn_pump(struct sconn *c)
 {
 	struct utrace_event ev;
 	struct w_event w;
@@ -443,7 +217,7 @@ static bool pump(struct sconn *c)
 			break;
 		held |= ev.held;
 		put_event(&w, &ev);
-		if (out_msg(c, W_EVENT, 0, &w, sizeof(w), NULL, 0)) {
+		if (utrace__sconn_out(c, W_EVENT, 0, &w, sizeof(w), NULL, 0)) {
 			c->closing = true;
 			break;
 		}
@@ -451,17 +225,8 @@ static bool pump(struct sconn *c)
 	return held;
 }
 
-static int result(struct sconn *c, uint32_t seq, int64_t ret,
-		  const void *payload, size_t plen)
-{
-	struct w_result r = { ret };
 
-	/* Records made before this answer go first. */
-	pump(c);
-	return out_msg(c, W_RESULT, seq, &r, sizeof(r), payload, plen);
-}
-
-static void flush(struct sconn *c, bool wait)
+void utrace__sconn_flush(struct sconn *c, bool wait)
 {
 	while (c->outoff < c->outlen) {
 		ssize_t n = send(c->fd, c->out + c->outoff,
@@ -478,377 +243,6 @@ static void flush(struct sconn *c, bool wait)
 		c->outoff += n;
 	}
 	c->outoff = c->outlen = 0;
-}
-
-/* -- Requests ----------------------------------------------------------- */
-
-/* Check an all-stop a STOP request waits for; true when answered. */
-static bool stop_try(struct sconn *c, struct pstop *s)
-{
-	int r = utrace_queue_stop(c->q, s->pid, 0);
-
-	if (r == -ETIMEDOUT && (s->deadline < 0 || utrace__now_ms() < s->deadline))
-		return false;
-	if (result(c, s->seq, r, NULL, 0))
-		c->closing = true;
-	return true;
-}
-
-static void stops_check(struct sconn *c)
-{
-	struct pstop **pp = &c->stops, *s;
-
-	while ((s = *pp)) {
-		if (stop_try(c, s)) {
-			*pp = s->next;
-			free(s);
-		} else {
-			pp = &s->next;
-		}
-	}
-}
-
-static int req_stop(struct sconn *c, uint32_t seq, const struct w_stop *w)
-{
-	struct pstop *s;
-	int r;
-
-	if (w->timeout_ms < -1)
-		return result(c, seq, -EINVAL, NULL, 0);
-	r = utrace_queue_stop(c->q, w->pid, 0);
-	if (r != -ETIMEDOUT || w->timeout_ms == 0)
-		return result(c, seq, r, NULL, 0);
-	/* Answered later, from the server's loop (stops_check). */
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	s->seq = seq;
-	s->pid = w->pid;
-	s->deadline = w->timeout_ms < 0 ? -1 : utrace__now_ms() + w->timeout_ms;
-	s->next = c->stops;
-	c->stops = s;
-	return 0;
-}
-
-static int req_memv(struct sconn *c, uint32_t seq, const uint8_t *body,
-		    size_t len, bool write)
-{
-	const struct w_memv *w = (const void *)body;
-	const struct w_range *rg = (const void *)(body + sizeof(*w));
-	struct utrace_iov *iov;
-	uint64_t total = 0;
-	uint8_t *data;
-	ssize_t r;
-	int err;
-
-	if (len < sizeof(*w) || w->n > W_IOV_MAX ||
-	    len < sizeof(*w) + (size_t)w->n * sizeof(*rg))
-		return -EPROTO;
-	for (uint32_t i = 0; i < w->n; i++) {
-		if (rg[i].len > W_MAX)
-			return -EPROTO;
-		total += rg[i].len;
-	}
-	if (total > W_MAX - 64)
-		return -EPROTO;
-	if (write && len != sizeof(*w) + w->n * sizeof(*rg) + total)
-		return -EPROTO;
-	if (!write && len != sizeof(*w) + w->n * sizeof(*rg))
-		return -EPROTO;
-	iov = calloc(w->n + 1, sizeof(*iov));
-	data = write ? (uint8_t *)(rg + w->n) : malloc(total + 1);
-	if (!iov || !data) {
-		free(iov);
-		if (!write)
-			free(data);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0, off = 0; i < w->n; i++) {
-		iov[i].addr = rg[i].addr;
-		iov[i].buf = data + off;
-		iov[i].len = rg[i].len;
-		off += rg[i].len;
-	}
-	r = write ? utrace_queue_mem_writev(c->q, w->tid, iov, w->n) :
-		    utrace_queue_mem_readv(c->q, w->tid, iov, w->n);
-	err = result(c, seq, r, data, !write && r > 0 ? (size_t)r : 0);
-	free(iov);
-	if (!write)
-		free(data);
-	return err;
-}
-
-static int req_regset(struct sconn *c, uint32_t seq, const uint8_t *body,
-		      size_t len, bool write)
-{
-	const struct w_regset *w = (const void *)body;
-	uint8_t *data;
-	ssize_t r;
-	int err;
-
-	if (len < sizeof(*w) || w->zero || !w->len || w->len > W_REGSET_MAX ||
-	    len != sizeof(*w) + (write ? w->len : 0))
-		return -EPROTO;
-	if (write)
-		return result(c, seq, utrace_queue_regset_set(c->q, w->tid,
-							      w->type,
-							      body + sizeof(*w),
-							      w->len),
-			      NULL, 0);
-	data = malloc(w->len);
-	if (!data)
-		return -ENOMEM;
-	r = utrace_queue_regset_get(c->q, w->tid, w->type, data, w->len);
-	err = result(c, seq, r, data, r > 0 ? (size_t)r : 0);
-	free(data);
-	return err;
-}
-
-/*
- * Carry out one message.  Returns 0, or a negative value to close the
- * connection (malformed, unknown, out of order, out of memory).
- */
-static int handle(struct sconn *c, const struct w_hdr *h, const uint8_t *body,
-		  size_t len)
-{
-	uint32_t seq = h->seq;
-
-	if (!c->hello) {
-		const struct w_hello *w = (const void *)body;
-		struct w_hello me = { W_MAGIC, W_VERSION, W_MAX, getpid() };
-
-		if (h->type != W_HELLO || len != sizeof(*w) ||
-		    w->magic != W_MAGIC)
-			return -EPROTO;
-		if (w->pid > 0) {
-			/*
-			 * The thread it joins for is traced, through our
-			 * ptrace emulation, by a program we trace: that
-			 * program is its tracer; our HELLO names it and the
-			 * client goes there (remote.c).
-			 */
-			pid_t inner = utrace__tracer_of(c->t, w->pid);
-
-			if (inner > 0) {
-				me.pid = inner;
-				out_msg(c, W_HELLO, seq, &me, sizeof(me),
-					NULL, 0);
-				flush(c, true);
-				return -EXDEV;
-			}
-		}
-		out_msg(c, W_HELLO, seq, &me, sizeof(me), NULL, 0);
-		if (w->version != W_VERSION)
-			return -EPROTO;	/* it sees our version, then EOF */
-		c->hello = true;
-		return 0;
-	}
-	switch (h->type) {
-	case W_WATCH: {
-		const struct w_watch *w = (const void *)body;
-		int r;
-
-		if (len != sizeof(*w))
-			return -EPROTO;
-		r = may_trace_all(c, w->tid, w->flags);
-		if (!r)
-			r = utrace_queue_watch(c->q, w->tid, w->flags,
-					       (unsigned long)w->events,
-					       (unsigned long)w->hold);
-		return result(c, seq, r, NULL, 0);
-	}
-	case W_UNWATCH: {
-		const struct w_watch *w = (const void *)body;
-
-		if (len != sizeof(*w))
-			return -EPROTO;
-		return result(c, seq, utrace_queue_unwatch(c->q, w->tid,
-							   w->flags), NULL, 0);
-	}
-	case W_SET_SYSCALLS: {
-		const struct w_syscalls *w = (const void *)body;
-		const int64_t *nr = (const void *)(body + sizeof(*w));
-		long *nrs;
-		int r;
-
-		if (len < sizeof(*w) || w->n > UTRACE__SYSSET_BITS ||
-		    len != sizeof(*w) + (size_t)w->n * sizeof(int64_t) ||
-		    (w->all && w->n))
-			return -EPROTO;
-		nrs = malloc((w->n + 1) * sizeof(long));
-		if (!nrs)
-			return -ENOMEM;
-		for (uint32_t i = 0; i < w->n; i++)
-			nrs[i] = (long)nr[i];
-		r = utrace_queue_set_syscalls(c->q, w->tid,
-					      w->all ? NULL : nrs, w->n);
-		free(nrs);
-		return result(c, seq, r, NULL, 0);
-	}
-	case W_REPLY: {
-		const struct w_reply *w = (const void *)body;
-		struct utrace_reply r;
-
-		if (len != sizeof(*w))
-			return -EPROTO;
-		memset(&r, 0, sizeof(r));
-		r.size = sizeof(r);
-		r.action = w->action;
-		r.flags = w->flags;
-		r.ret = (long)w->ret;
-		for (int i = 0; i < 6; i++)
-			r.args[i] = (unsigned long)w->args[i];
-		memcpy(&r.info, w->info, sizeof(r.info));
-		return result(c, seq, utrace_queue_reply(c->q, w->id, &r),
-			      NULL, 0);
-	}
-	case W_STOP:
-		if (len != sizeof(struct w_stop))
-			return -EPROTO;
-		return req_stop(c, seq, (const void *)body);
-	case W_RESUME: {
-		const struct w_stop *w = (const void *)body;
-
-		if (len != sizeof(*w))
-			return -EPROTO;
-		return result(c, seq, utrace_queue_resume(c->q, w->pid),
-			      NULL, 0);
-	}
-	case W_REGS_GET: {
-		const struct w_regs *w = (const void *)body;
-		struct user_regs_struct regs;
-		int r;
-
-		if (len != sizeof(*w) || w->size != sizeof(regs))
-			return -EPROTO;
-		r = utrace_queue_regs_get(c->q, w->tid, &regs);
-		return result(c, seq, r, &regs, r ? 0 : sizeof(regs));
-	}
-	case W_REGS_SET: {
-		const struct w_regs *w = (const void *)body;
-		struct user_regs_struct regs;
-
-		if (len != sizeof(*w) + sizeof(regs) ||
-		    w->size != sizeof(regs))
-			return -EPROTO;
-		memcpy(&regs, body + sizeof(*w), sizeof(regs));
-		return result(c, seq, utrace_queue_regs_set(c->q, w->tid,
-							    &regs), NULL, 0);
-	}
-	case W_MEM_READV:
-	case W_MEM_WRITEV:
-		return req_memv(c, seq, body, len, h->type == W_MEM_WRITEV);
-	case W_REGSET_GET:
-	case W_REGSET_SET:
-		return req_regset(c, seq, body, len,
-				  h->type == W_REGSET_SET);
-	case W_DEBUGREG_GET: {
-		const struct w_debugreg *w = (const void *)body;
-		uint64_t v = 0;
-		int r;
-
-		if (len != sizeof(*w))
-			return -EPROTO;
-		r = utrace_queue_debugreg_get(c->q, w->tid, w->n, &v);
-		return result(c, seq, r, &v, r ? 0 : sizeof(v));
-	}
-	case W_DEBUGREG_SET: {
-		const struct w_debugreg *w = (const void *)body;
-
-		if (len != sizeof(*w))
-			return -EPROTO;
-		return result(c, seq, utrace_queue_debugreg_set(c->q, w->tid,
-								w->n,
-								w->value),
-			      NULL, 0);
-	}
-	case W_RESUME_THREAD: {
-		const struct w_rthread *w = (const void *)body;
-
-		if (len != sizeof(*w))
-			return -EPROTO;
-		return result(c, seq, utrace_queue_resume_thread(c->q, w->tid,
-								 w->action),
-			      NULL, 0);
-	}
-	default:
-		return -EPROTO;
-	}
-}
-
-/* Read what is there and carry out every whole message. */
-static void take_input(struct sconn *c)
-{
-	for (;;) {
-		struct w_hdr h = { 0 };
-		size_t want = sizeof(h);
-		ssize_t n;
-
-		if (c->inlen >= sizeof(h)) {
-			memcpy(&h, c->in, sizeof(h));
-			if (h.len < sizeof(h) || h.len > W_MAX || h.zero ||
-			    h.type == 0 || h.type >= W_TYPE_MAX) {
-				c->closing = true;
-				return;
-			}
-			want = h.len;
-		}
-		if (c->inlen == want && want == sizeof(h) &&
-		    c->inlen >= sizeof(h) && h.len == sizeof(h)) {
-			c->closing = true;	/* no message has an empty body */
-			return;
-		}
-		if (c->inlen == want && want > sizeof(h)) {
-			/* whole: body is aligned (the buffer is malloc'd) */
-			uint8_t *body = malloc(want - sizeof(h) + 1);
-
-			if (!body) {
-				c->closing = true;
-				return;
-			}
-			memcpy(body, c->in + sizeof(h), want - sizeof(h));
-			c->inlen = 0;
-			if (c->incap > 65536) {	/* a big one is done */
-				free(c->in);
-				c->in = NULL;
-				c->incap = 0;
-			}
-			if (handle(c, &h, body, want - sizeof(h)))
-				c->closing = true;
-			free(body);
-			if (c->closing)
-				return;
-			continue;
-		}
-		if (want > c->incap) {
-			size_t cap = c->incap ? c->incap : 256;
-			uint8_t *p;
-
-			while (cap < want)
-				cap *= 2;
-			p = realloc(c->in, cap);
-			if (!p) {
-				c->closing = true;
-				return;
-			}
-			c->in = p;
-			c->incap = cap;
-		}
-		n = recv(c->fd, c->in + c->inlen, want - c->inlen,
-			 MSG_DONTWAIT);
-		if (n == 0) {
-			c->closing = true;
-			return;
-		}
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				c->closing = true;
-			return;
-		}
-		c->inlen += n;
-	}
 }
 
 /* -- Connections -------------------------------------------------------- */
@@ -898,7 +292,7 @@ static void conn_accept(struct utrace__server *s)
 		c = calloc(1, sizeof(*c));
 		if (c)
 			c->t = s->t;
-		if (!c || peer_creds((c->fd = fd, c)) ||
+		if (!c || utrace__peer_creds((c->fd = fd, c)) ||
 		    utrace_queue_new(s->t, &c->q)) {
 			close(fd);
 			free(c);
@@ -997,13 +391,13 @@ static void *server_main(void *arg)
 			pthread_mutex_lock(&c->lock);
 			atomic_store(&c->kick, false);
 			if (ev & (POLLIN | POLLHUP | POLLERR))
-				take_input(c);
+				utrace__sconn_input(c);
 			if (ev & (POLLHUP | POLLERR) && !(ev & POLLIN))
 				c->closing = true;
 			if (!c->closing) {
-				stops_check(c);
-				pump(c);
-				flush(c, false);
+				utrace__sconn_stops_check(c);
+				utrace__sconn_pump(c);
+				utrace__sconn_flush(c, false);
 			}
 			if (c->closing)
 				conn_close(s, c);
@@ -1115,12 +509,12 @@ static void drain(struct sconn *c, long deadline)
 		long left = deadline - utrace__now_ms();
 		struct timeval tv = { left / 1000, (left % 1000) * 1000 };
 
-		pump(c);
+		utrace__sconn_pump(c);
 		if (c->outoff == c->outlen || left <= 0 ||
 		    setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv,
 			       sizeof(tv)) < 0)
 			break;
-		flush(c, true);
+		utrace__sconn_flush(c, true);
 	}
 }
 
@@ -1158,8 +552,8 @@ static void serve_poll(struct utrace_tracer *t, void *data)
 		 * are left to the server thread, which sends them in batches
 		 * beside the loop instead of in it.
 		 */
-		if (!c->closing && (held = pump(c)))
-			flush(c, false);
+		if (!c->closing && (held = utrace__sconn_pump(c)))
+			utrace__sconn_flush(c, false);
 		if (c->closing || c->outoff < c->outlen) {
 			if (c->closing || held)
 				atomic_store(&s->urgent, true);
@@ -1257,3 +651,4 @@ UTRACE_EXPORT int utrace_tracer_joiners(struct utrace_tracer *t)
 	s = server_of(t);
 	return s ? (int)atomic_load(&s->nconns) : 0;
 }
+

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Who may watch what through a serving tracer: a joiner gets what the
+ * kernel's ptrace would give it, judged from its credentials as the kernel
+ * knows them (SO_PEERCRED), never from what it says (docs/PROTOCOL.md).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include "core/proc.h"
+#include "share/serve.h"
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+
+#define CAP_SYS_PTRACE_BIT 19
+
+static bool cap_ptrace_of(const char *status)
+{
+	const char *v = utrace__proc_field(status, "CapEff");
+
+	return v && (strtoull(v, NULL, 16) >> CAP_SYS_PTRACE_BIT) & 1;
+}
+
+/* The pid a pidfd refers to, -1 once that process is gone. */
+static pid_t pidfd_pid(int pidfd)
+{
+	char path[64], buf[1024];
+	const char *v;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	v = utrace__proc_field(buf, "Pid");
+	return v ? atoi(v) : -1;
+}
+
+/* The peer's credentials, from the kernel (never from what it says). */
+int utrace__peer_creds(struct sconn *c)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	char buf[4096];
+	int pidfd = -1;
+
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return -errno;
+	c->pid = cr.pid;
+	c->uid = cr.uid;
+	c->gid = cr.gid;
+	/*
+	 * CAP_SYS_PTRACE from /proc/PID/status; with a pidfd (Linux 6.5)
+	 * we know afterwards that PID was still the peer when we read it.
+	 */
+	len = sizeof(pidfd);
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) < 0)
+		pidfd = -1;
+	if (utrace__proc_status(c->pid, buf, sizeof(buf)))
+		c->cap_ptrace = cap_ptrace_of(buf);
+	if (pidfd >= 0) {
+		if (pidfd_pid(pidfd) != c->pid)
+			c->cap_ptrace = false;	/* gone: PID may be another */
+		close(pidfd);
+	}
+	return 0;
+}
+
+static int yama_scope(void)
+{
+	char b[16] = "";
+	int fd = open("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	return n > 0 ? atoi(b) : 0;
+}
+
+static bool ids_all(const char *v, unsigned id)
+{
+	/* real, effective, saved (and fs): every one must be @id */
+	for (int i = 0; i < 3; i++) {
+		char *end;
+		unsigned long x;
+
+		if (!v)
+			return false;
+		x = strtoul(v, &end, 10);
+		if (end == v || x != id)
+			return false;
+		v = end;
+	}
+	return true;
+}
+
+/* Is the peer @ancestor an ancestor of process @pid? */
+static bool descends_from(pid_t pid, pid_t ancestor)
+{
+	char buf[4096];
+
+	for (int depth = 0; depth < 4096 && pid > 1; depth++) {
+		const char *v;
+
+		if (pid == ancestor)
+			return true;
+		if (!utrace__proc_status(pid, buf, sizeof(buf)) ||
+		    !(v = utrace__proc_field(buf, "PPid")))
+			return false;
+		pid = atoi(v);
+	}
+	return false;
+}
+
+/*
+ * Could the peer ptrace @tid itself?  Same uid and gid as every one of the
+ * process's, the process dumpable (else the kernel makes the files of
+ * /proc/PID root's),
+ * or CAP_SYS_PTRACE; and Yama's ptrace_scope where it is stricter.  A
+ * thread that is gone passes: the queue says -ESRCH.
+ */
+static int may_trace(const struct sconn *c, pid_t tid)
+{
+	char buf[4096], path[64];
+	int scope = yama_scope();
+	const char *v;
+	struct stat st;
+	pid_t tgid;
+
+	if (!utrace__proc_status(tid, buf, sizeof(buf)))
+		return 0;
+	v = utrace__proc_field(buf, "Tgid");
+	tgid = v ? atoi(v) : tid;
+	if (scope >= 3)
+		return -EPERM;
+	if (c->cap_ptrace)
+		return 0;
+	if (scope == 2)
+		return -EPERM;
+	if (!ids_all(utrace__proc_field(buf, "Uid"), c->uid) ||
+	    !ids_all(utrace__proc_field(buf, "Gid"), c->gid))
+		return -EPERM;
+	snprintf(path, sizeof(path), "/proc/%d/status", tgid);
+	if (stat(path, &st) < 0)
+		return 0;
+	if (st.st_uid != c->uid)
+		return -EPERM;		/* not dumpable */
+	if (scope == 1 && !descends_from(tgid, c->pid))
+		return -EPERM;
+	return 0;
+}
+
+/* Every thread of @tid's process must pass for a process-wide watch. */
+int utrace__may_trace_all(const struct sconn *c, pid_t tid, unsigned flags)
+{
+	int err = may_trace(c, tid);
+	char buf[4096], path[64];
+	const char *v;
+	struct dirent *d;
+	DIR *dir;
+
+	if (err || !(flags & UTRACE_WATCH_PROCESS))
+		return err;
+	if (!utrace__proc_status(tid, buf, sizeof(buf)) ||
+	    !(v = utrace__proc_field(buf, "Tgid")))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", atoi(v));
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while (!err && (d = readdir(dir)))
+		if (atoi(d->d_name) > 0)
+			err = may_trace(c, atoi(d->d_name));
+	closedir(dir);
+	return err;
+}
