@@ -14,8 +14,10 @@
 #include <sys/resource.h>
 #include <linux/ptrace.h>
 #include "utrace.h"
+#include "core/clock.h"
 #include "core/layer.h"
 #include "core/proc.h"
+#include "core/tidmap.h"
 
 #define UTRACE__EVENT_MASK	((1UL << _UTRACE_NEVENTS) - 1)
 
@@ -75,7 +77,7 @@ struct utrace__pend {
 struct uthread {
 	pid_t tid, tgid;
 	struct utrace_tracer *t;
-	struct uthread *hnext;			/* hash chain */
+	struct utrace__tidnode hnode;		/* in t->threads */
 	struct uthread *snext;			/* settle list */
 	bool on_settle;
 	struct utrace_engine *head, *tail;	/* attached, in attach order */
@@ -188,8 +190,7 @@ struct utrace__req {
 struct utrace_tracer {
 	pid_t pid, loop_tid;
 	struct utrace_tracer *tnext;		/* all tracers (loop.c) */
-	struct uthread **buckets;
-	unsigned nbuckets, nthreads;
+	struct utrace__tidmap threads;		/* every struct uthread */
 	unsigned norphans;			/* new children, parent unseen */
 	struct uthread *settle;			/* threads to reconsider */
 	struct uthread **spawned;		/* held at spawn */

@@ -175,12 +175,7 @@ int utrace__call(struct utrace_tracer *t, int (*fn)(void *), void *arg)
 		}
 		ring(t, true);
 		/* Re-ring: the signal may land just before waitpid blocks. */
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 2000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
+		utrace__deadline(&ts, CLOCK_REALTIME, 2);
 		pthread_cond_timedwait(&t->cond, &t->lock, &ts);
 	}
 	if (--t->ncallers == 0 && t->closing)
@@ -259,12 +254,7 @@ static void *waiter_main(void *arg)
 			if (r == 0 && si.si_pid)
 				ring(t, false);
 			/* Wait for a dispatch (or, with no child, a new one). */
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 5000000;
-			if (ts.tv_nsec >= 1000000000) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000;
-			}
+			utrace__deadline(&ts, CLOCK_REALTIME, 5);
 			while (t->gen == gen && !t->waiter_stop)
 				if (pthread_cond_timedwait(&t->cond, &t->lock,
 							   &ts))
@@ -519,7 +509,7 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 	if (timeout_ms > 0)
 		drain(t);
 	n = 0;
-	if (timeout_ms != 0 && !t->qlen && t->nthreads &&
+	if (timeout_ms != 0 && !t->qlen && t->threads.count &&
 	    !atomic_load(&t->brk) && !atomic_load(&t->nreqs)) {
 		wait_for_status(t, timeout_ms);
 		/*
@@ -529,7 +519,7 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 		 * starved.  One thread has no others: spare the empty drain.
 		 */
 		n = handle_queue(t);
-		if (t->nthreads > 1 || !n)
+		if (t->threads.count > 1 || !n)
 			drain(t);
 	} else {
 		drain(t);
@@ -560,7 +550,7 @@ bool utrace__settle_pending(const struct utrace_tracer *t)
 
 unsigned utrace__nthreads(const struct utrace_tracer *t)
 {
-	return t->nthreads;
+	return t->threads.count;
 }
 
 /*
@@ -610,7 +600,7 @@ UTRACE_EXPORT int utrace_run(struct utrace_tracer *t)
 	for (;;) {
 		if (atomic_exchange(&t->brk, false))
 			break;
-		if (!t->nthreads && !atomic_load(&t->nreqs))
+		if (!t->threads.count && !atomic_load(&t->nreqs))
 			break;
 		dispatch_once(t, -1);
 	}
@@ -686,15 +676,13 @@ static void let_go(struct utrace_tracer *t, struct uthread *th,
 /* Is @th a group leader?  A new child's tgid is known from /proc only. */
 static bool is_leader(struct uthread *th)
 {
-	char buf[4096];
-	const char *v;
+	pid_t tgid;
 
 	if (th->tid != th->tgid)
 		return false;
 	if ((th->orphan || th->state == TH_NEW) &&
-	    utrace__proc_status(th->tid, buf, sizeof(buf)) &&
-	    (v = utrace__proc_field(buf, "Tgid")))
-		th->tgid = atoi(v);
+	    (tgid = utrace__proc_tgid(th->tid)) > 0)
+		th->tgid = tgid;
 	return th->tid == th->tgid;
 }
 
@@ -863,13 +851,15 @@ static struct uthread *next_to_let_go(struct utrace_tracer *t)
 {
 	struct uthread *leader = NULL;
 
-	for (unsigned b = 0; b < t->nbuckets; b++) {
-		for (struct uthread *th = t->buckets[b]; th; th = th->hnext) {
-			if (!is_leader(th))
-				return th;
-			if (!leader)
-				leader = th;
-		}
+	struct utrace__tidnode *n = NULL;
+
+	while ((n = utrace__tidmap_next(&t->threads, n))) {
+		struct uthread *th = utrace__tid_entry(n, struct uthread, hnode);
+
+		if (!is_leader(th))
+			return th;
+		if (!leader)
+			leader = th;
 	}
 	return leader;
 }
@@ -939,7 +929,7 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 			t->q[i].pid = 0;
 		}
 	}
-	while (t->nthreads)
+	while (t->threads.count)
 		let_go(t, next_to_let_go(t), &killed);
 	/* Whatever is left in the queue is for threads now gone. */
 	t->qlen = t->qpos = 0;
@@ -964,7 +954,7 @@ UTRACE_EXPORT void utrace_tracer_free(struct utrace_tracer *t)
 	pthread_mutex_unlock(&t->lock);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->cond);
-	free(t->buckets);
+	utrace__tidmap_fini(&t->threads);
 	free(t->q);
 	free(t->spawned);
 	free(t);

@@ -162,11 +162,7 @@ static void syscall_stop(struct uthread *th)
  */
 static unsigned long clone_flags_lost(struct uthread *th, pid_t child)
 {
-	char buf[4096];
-	const char *v;
-
-	if (child > 0 && utrace__proc_status(child, buf, sizeof(buf)) &&
-	    (v = utrace__proc_field(buf, "Tgid")) && atoi(v) == th->tgid)
+	if (child > 0 && utrace__proc_tgid(child) == th->tgid)
 		return CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
 	return 0;
 }

@@ -47,63 +47,11 @@ static long thread_opts(const struct uthread *th)
 
 /* -- Table ---------------------------------------------------------------- */
 
-static unsigned bucket(pid_t tid, unsigned n)
-{
-	return ((uint32_t)tid * 2654435761u) & (n - 1);
-}
-
 struct uthread *utrace__thread_find(struct utrace_tracer *t, pid_t tid)
 {
-	struct uthread *th;
+	struct utrace__tidnode *n = utrace__tidmap_find(&t->threads, tid);
 
-	if (!t->nbuckets)
-		return NULL;
-	for (th = t->buckets[bucket(tid, t->nbuckets)]; th; th = th->hnext)
-		if (th->tid == tid)
-			return th;
-	return NULL;
-}
-
-static void table_insert(struct utrace_tracer *t, struct uthread *th)
-{
-	unsigned b = bucket(th->tid, t->nbuckets);
-
-	th->hnext = t->buckets[b];
-	t->buckets[b] = th;
-}
-
-static void table_remove(struct utrace_tracer *t, struct uthread *th)
-{
-	struct uthread **pp = &t->buckets[bucket(th->tid, t->nbuckets)];
-
-	for (; *pp; pp = &(*pp)->hnext) {
-		if (*pp == th) {
-			*pp = th->hnext;
-			return;
-		}
-	}
-}
-
-static int table_grow(struct utrace_tracer *t)
-{
-	unsigned n = t->nbuckets ? t->nbuckets * 2 : 64;
-	struct uthread **old = t->buckets, *th, *next;
-	unsigned oldn = t->nbuckets;
-
-	t->buckets = calloc(n, sizeof(*t->buckets));
-	if (!t->buckets) {
-		t->buckets = old;
-		return -ENOMEM;
-	}
-	t->nbuckets = n;
-	for (unsigned i = 0; i < oldn; i++) {
-		for (th = old[i]; th; th = next) {
-			next = th->hnext;
-			table_insert(t, th);
-		}
-	}
-	free(old);
-	return 0;
+	return n ? utrace__tid_entry(n, struct uthread, hnode) : NULL;
 }
 
 struct uthread *utrace__thread_new(struct utrace_tracer *t, pid_t tid,
@@ -111,11 +59,13 @@ struct uthread *utrace__thread_new(struct utrace_tracer *t, pid_t tid,
 {
 	struct uthread *th;
 
-	if (t->nthreads >= t->nbuckets && table_grow(t) && !t->nbuckets)
-		return NULL;
 	th = calloc(1, sizeof(*th));
 	if (!th)
 		return NULL;
+	if (utrace__tidmap_add(&t->threads, &th->hnode, tid)) {
+		free(th);
+		return NULL;
+	}
 	th->tid = tid;
 	th->tgid = tgid;
 	th->t = t;
@@ -124,17 +74,14 @@ struct uthread *utrace__thread_new(struct utrace_tracer *t, pid_t tid,
 	th->pass_vote = UTRACE_RESUME;
 	th->step = UTRACE_RESUME;
 	th->sc.nr = -1;
-	table_insert(t, th);
-	t->nthreads++;
 	t->gen++;
 	return th;
 }
 
 void utrace__thread_rehash(struct uthread *th, pid_t tid)
 {
-	table_remove(th->t, th);
+	utrace__tidmap_rekey(&th->t->threads, &th->hnode, tid);
 	th->tid = tid;
-	table_insert(th->t, th);
 	for (struct utrace_engine *e = th->head; e; e = e->next) {
 		atomic_store(&e->tid, tid);
 		atomic_store(&e->tgid, tid);	/* only an exec moves a thread */
@@ -149,8 +96,7 @@ void utrace__thread_free(struct uthread *th)
 {
 	struct utrace_tracer *t = th->t;
 
-	table_remove(t, th);
-	t->nthreads--;
+	utrace__tidmap_del(&t->threads, &th->hnode);
 	if (th->orphan)
 		t->norphans--;
 	if (th->on_settle) {
@@ -499,22 +445,23 @@ void utrace__settle(struct uthread *th)
 
 /* -- Death -------------------------------------------------------------------- */
 
-/* Parent process id of a thread, from /proc; 0 if unknown. */
 /*
  * A process died between creating a child and reporting it (SIGKILL): its
  * new children, held for a clone event that will never come, are let go.
  */
 static void release_orphans(struct utrace_tracer *t, pid_t tgid)
 {
-	for (unsigned b = 0; b < t->nbuckets && t->norphans; b++) {
-		for (struct uthread *c = t->buckets[b]; c; c = c->hnext) {
-			if (!c->orphan || utrace__proc_ppid(c->tid) != tgid)
-				continue;
-			c->hold &= ~HOLD_CLONE;
-			c->orphan = false;
-			t->norphans--;
-			utrace__settle_later(c);
-		}
+	struct utrace__tidnode *n = NULL;
+
+	while (t->norphans && (n = utrace__tidmap_next(&t->threads, n))) {
+		struct uthread *c = utrace__tid_entry(n, struct uthread, hnode);
+
+		if (!c->orphan || utrace__proc_ppid(c->tid) != tgid)
+			continue;
+		c->hold &= ~HOLD_CLONE;
+		c->orphan = false;
+		t->norphans--;
+		utrace__settle_later(c);
 	}
 }
 

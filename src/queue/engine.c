@@ -345,10 +345,8 @@ static uint32_t q_exec(uint32_t action, struct utrace_engine *e,
 
 		if (old && old != qt)
 			utrace__qt_forget(old);
-		utrace__qt_unhash(qt->q, qt);
-		qt->q->nthreads--;
+		utrace__tidmap_rekey(&qt->q->threads, &qt->hnode, tid);
 		qt->tid = tid;
-		utrace__qt_hash(qt->q, qt);
 	}
 	qt->tgid = utrace_engine_tgid(e);
 	if (!(qt->events & UTRACE_EVENT(EXEC)))
@@ -474,7 +472,6 @@ static void q_reap(struct utrace_engine *e)
 
 	qt_died(qt);
 	utrace__qt_unhash(q, qt);
-	q->nthreads--;
 	utrace_engine_put(qt->e);
 	free(qt->nrs);
 	free(qt);

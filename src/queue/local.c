@@ -25,10 +25,9 @@ struct reply_args {
 
 static struct qthread *held_find(struct lqueue *q, uint64_t id)
 {
-	for (unsigned i = 0; i < q->nbuckets; i++)
-		for (struct qthread *qt = q->buckets[i]; qt; qt = qt->hnext)
-			if (qt->held_id == id)
-				return qt;
+	for (struct qthread *qt = qt_next(q, NULL); qt; qt = qt_next(q, qt))
+		if (qt->held_id == id)
+			return qt;
 	return NULL;
 }
 
@@ -361,15 +360,13 @@ static void l_free(struct utrace_queue *uq)
 		 * detached, and no callback or dispatch comes any more.
 		 * Drop our references and memory only.
 		 */
-		for (unsigned i = 0; i < q->nbuckets; i++) {
-			struct qthread *qt, *next;
+		struct qthread *qt, *next;
 
-			for (qt = q->buckets[i]; qt; qt = next) {
-				next = qt->hnext;
-				utrace_engine_put(qt->e);
-				free(qt->nrs);
-				free(qt);
-			}
+		for (qt = qt_next(q, NULL); qt; qt = next) {
+			next = qt_next(q, qt);
+			utrace_engine_put(qt->e);
+			free(qt->nrs);
+			free(qt);
 		}
 	}
 	while ((r = q->head)) {
@@ -390,7 +387,7 @@ static void l_free(struct utrace_queue *uq)
 		close(q->efd);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->cond);
-	free(q->buckets);
+	utrace__tidmap_fini(&q->threads);
 	free(q->dead_ids);
 	free(q);
 }

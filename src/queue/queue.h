@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "core/layer.h"
+#include "core/tidmap.h"
 #include "queue/backend.h"
 
 #define Q_FREE_KEEP	1024	/* spare records kept for reuse */
@@ -52,7 +53,7 @@ struct qrec {
 struct qthread {
 	struct lqueue *q;
 	struct utrace_engine *e;	/* our reference */
-	struct qthread *hnext;
+	struct utrace__tidnode hnode;	/* in q->threads, by tid */
 	pid_t tid, tgid;
 	pid_t ptgid;			/* process that forked it (followed) */
 	unsigned flags;			/* UTRACE_WATCH_* of its watch */
@@ -112,8 +113,7 @@ struct lqueue {
 	struct utrace_tracer *t;
 	struct lqueue *next;		/* qlayer.queues */
 	/* loop thread only */
-	struct qthread **buckets;
-	unsigned nbuckets, nthreads;
+	struct utrace__tidmap threads;	/* struct qthread by tid */
 	struct qstop *stops;
 	unsigned stops_pending;
 	uint64_t *dead_ids;		/* held ids of threads that died */
@@ -156,6 +156,18 @@ static inline bool qt_holding(const struct qthread *qt)
 	return !qt->dead && (qt->held_id || qt->allstop || qt->bp);
 }
 
+/*
+ * The watched thread after @qt (NULL: the first), NULL after the last.
+ * To forget @qt while iterating, get its successor first.
+ */
+static inline struct qthread *qt_next(struct lqueue *q, struct qthread *qt)
+{
+	struct utrace__tidnode *n;
+
+	n = utrace__tidmap_next(&q->threads, qt ? &qt->hnode : NULL);
+	return n ? utrace__tid_entry(n, struct qthread, hnode) : NULL;
+}
+
 static inline unsigned long qt_mask(const struct qthread *qt)
 {
 	unsigned long m = qt->events | UTRACE_EVENT(REAP);
@@ -177,6 +189,7 @@ static inline int qt_vote(const struct qthread *qt)
 struct qthread *utrace__qt_find(struct lqueue *q, pid_t tid);
 void utrace__qt_unhash(struct lqueue *q, struct qthread *qt);
 int utrace__qt_hash(struct lqueue *q, struct qthread *qt);
+bool utrace__q_watches(struct lqueue *q, pid_t tgid);
 void utrace__qt_each(struct lqueue *q,
 		     void (*fn)(struct qthread *qt, void *arg), void *arg);
 int utrace__qt_apply(struct qthread *qt);

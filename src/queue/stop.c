@@ -101,13 +101,8 @@ static int do_stop_begin(void *arg)
 	struct stop_args *a = arg;
 	struct lqueue *q = a->q;
 	struct qstop *s = utrace__qstop_find(q, a->pid);
-	bool any = false;
 
-	for (unsigned i = 0; i < q->nbuckets && !any; i++)
-		for (struct qthread *qt = q->buckets[i]; qt; qt = qt->hnext)
-			if (qt->tgid == a->pid && !qt->dead)
-				any = true;
-	if (!any)
+	if (!utrace__q_watches(q, a->pid))
 		return -ESRCH;
 	if (!s) {
 		s = calloc(1, sizeof(*s));
@@ -235,17 +230,13 @@ static int do_resume(void *arg)
 	if (!s)
 		return 0;
 	utrace__qstop_drop(q, s);
-	for (unsigned i = 0; i < q->nbuckets; i++) {
-		struct qthread *qt, *next;
-
-		for (qt = q->buckets[i]; qt; qt = next) {
-			next = qt->hnext;
-			if (qt->tgid != a->pid || !qt->allstop)
-				continue;
-			qt->allstop = qt->allstop_seen = false;
-			n++;
-			utrace__qt_release(qt);
-		}
+	for (struct qthread *qt = qt_next(q, NULL), *next; qt; qt = next) {
+		next = qt_next(q, qt);
+		if (qt->tgid != a->pid || !qt->allstop)
+			continue;
+		qt->allstop = qt->allstop_seen = false;
+		n++;
+		utrace__qt_release(qt);
 	}
 	return n;
 }

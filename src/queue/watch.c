@@ -100,13 +100,12 @@ static bool descends(struct lqueue *q, pid_t tgid, pid_t root)
 
 		if (tgid == root)
 			return true;
-		for (unsigned i = 0; i < q->nbuckets && !parent; i++)
-			for (struct qthread *qt = q->buckets[i]; qt;
-			     qt = qt->hnext)
-				if (qt->tgid == tgid && qt->ptgid) {
-					parent = qt->ptgid;
-					break;
-				}
+		for (struct qthread *qt = qt_next(q, NULL); qt;
+		     qt = qt_next(q, qt))
+			if (qt->tgid == tgid && qt->ptgid) {
+				parent = qt->ptgid;
+				break;
+			}
 		tgid = parent;
 	}
 	return false;
@@ -145,10 +144,10 @@ static int do_watch(void *arg)
 	q->watching = NULL;
 	/* Watching again: what the watch covers takes the masks. */
 	root = utrace__qt_find(q, a->tid);
-	for (unsigned i = 0; root && i < q->nbuckets; i++)
-		for (struct qthread *qt = q->buckets[i]; qt; qt = qt->hnext)
-			if (qt != root && covers(q, root, a->flags, qt))
-				qt_update(qt, a);
+	for (struct qthread *qt = root ? qt_next(q, NULL) : NULL; qt;
+	     qt = qt_next(q, qt))
+		if (qt != root && covers(q, root, a->flags, qt))
+			qt_update(qt, a);
 	return 0;
 }
 
@@ -171,13 +170,12 @@ static int do_unwatch(void *arg)
 
 	if (!root)
 		return -ENOENT;
-	list = malloc(q->nthreads * sizeof(*list));
+	list = malloc(q->threads.count * sizeof(*list));
 	if (!list)
 		return -ENOMEM;
-	for (unsigned i = 0; i < q->nbuckets; i++)
-		for (struct qthread *qt = q->buckets[i]; qt; qt = qt->hnext)
-			if (covers(q, root, a->flags, qt))
-				list[n++] = qt;
+	for (struct qthread *qt = qt_next(q, NULL); qt; qt = qt_next(q, qt))
+		if (covers(q, root, a->flags, qt))
+			list[n++] = qt;
 	for (unsigned i = 0; i < n; i++)
 		utrace__qt_forget(list[i]);
 	free(list);
@@ -186,15 +184,8 @@ static int do_unwatch(void *arg)
 	 * more is over: a later watch of it does not find it in force.
 	 */
 	for (struct qstop *st = q->stops, *next; st; st = next) {
-		bool any = false;
-
 		next = st->next;
-		for (unsigned i = 0; i < q->nbuckets && !any; i++)
-			for (struct qthread *qt = q->buckets[i]; qt;
-			     qt = qt->hnext)
-				if (qt->tgid == st->pid && !qt->dead)
-					any = true;
-		if (!any)
+		if (!utrace__q_watches(q, st->pid))
 			utrace__qstop_drop(q, st);
 	}
 	return 0;
@@ -220,26 +211,24 @@ static int do_set_syscalls(void *arg)
 
 	if (!root)
 		return -ENOENT;
-	for (unsigned i = 0; i < q->nbuckets; i++) {
-		for (struct qthread *qt = q->buckets[i]; qt; qt = qt->hnext) {
-			long *copy = NULL;
-			int err;
+	for (struct qthread *qt = qt_next(q, NULL); qt; qt = qt_next(q, qt)) {
+		long *copy = NULL;
+		int err;
 
-			if (!covers(q, root, root->flags, qt))
-				continue;
-			if (a->nrs) {
-				copy = malloc(a->n * sizeof(long) + 1);
-				if (!copy)
-					return -ENOMEM;
-				memcpy(copy, a->nrs, a->n * sizeof(long));
-			}
-			free(qt->nrs);
-			qt->nrs = copy;
-			qt->nnrs = a->n;
-			err = utrace_set_syscalls(qt->e, a->nrs, a->n);
-			if (err && err != -ESRCH)
-				ret = err;
+		if (!covers(q, root, root->flags, qt))
+			continue;
+		if (a->nrs) {
+			copy = malloc(a->n * sizeof(long) + 1);
+			if (!copy)
+				return -ENOMEM;
+			memcpy(copy, a->nrs, a->n * sizeof(long));
 		}
+		free(qt->nrs);
+		qt->nrs = copy;
+		qt->nnrs = a->n;
+		err = utrace_set_syscalls(qt->e, a->nrs, a->n);
+		if (err && err != -ESRCH)
+			ret = err;
 	}
 	return ret;
 }

@@ -11,74 +11,41 @@
 
 #include "queue/queue.h"
 
-static unsigned qbucket(pid_t tid, unsigned n)
-{
-	return ((uint32_t)tid * 2654435761u) & (n - 1);
-}
-
 struct qthread *utrace__qt_find(struct lqueue *q, pid_t tid)
 {
-	if (!q->nbuckets)
-		return NULL;
-	for (struct qthread *qt = q->buckets[qbucket(tid, q->nbuckets)]; qt;
-	     qt = qt->hnext)
-		if (qt->tid == tid)
-			return qt;
-	return NULL;
+	struct utrace__tidnode *n = utrace__tidmap_find(&q->threads, tid);
+
+	return n ? utrace__tid_entry(n, struct qthread, hnode) : NULL;
 }
 
 void utrace__qt_unhash(struct lqueue *q, struct qthread *qt)
 {
-	struct qthread **pp = &q->buckets[qbucket(qt->tid, q->nbuckets)];
-
-	for (; *pp; pp = &(*pp)->hnext) {
-		if (*pp == qt) {
-			*pp = qt->hnext;
-			return;
-		}
-	}
+	utrace__tidmap_del(&q->threads, &qt->hnode);
 }
 
 int utrace__qt_hash(struct lqueue *q, struct qthread *qt)
 {
-	unsigned b;
+	return utrace__tidmap_add(&q->threads, &qt->hnode, qt->tid);
+}
 
-	if (q->nthreads >= q->nbuckets) {
-		unsigned n = q->nbuckets ? q->nbuckets * 2 : 64;
-		struct qthread **nb = calloc(n, sizeof(*nb)), *x, *next;
-
-		if (!nb)
-			return -ENOMEM;
-		for (unsigned i = 0; i < q->nbuckets; i++) {
-			for (x = q->buckets[i]; x; x = next) {
-				next = x->hnext;
-				b = qbucket(x->tid, n);
-				x->hnext = nb[b];
-				nb[b] = x;
-			}
-		}
-		free(q->buckets);
-		q->buckets = nb;
-		q->nbuckets = n;
-	}
-	b = qbucket(qt->tid, q->nbuckets);
-	qt->hnext = q->buckets[b];
-	q->buckets[b] = qt;
-	q->nthreads++;
-	return 0;
+/* Does @q watch a live thread of process @tgid? */
+bool utrace__q_watches(struct lqueue *q, pid_t tgid)
+{
+	for (struct qthread *qt = qt_next(q, NULL); qt; qt = qt_next(q, qt))
+		if (qt->tgid == tgid && !qt->dead)
+			return true;
+	return false;
 }
 
 /* Call @fn on every watched thread (it may forget the one it gets). */
 void utrace__qt_each(struct lqueue *q,
 		     void (*fn)(struct qthread *qt, void *arg), void *arg)
 {
-	for (unsigned i = 0; i < q->nbuckets; i++) {
-		struct qthread *qt, *next;
+	struct qthread *qt, *next;
 
-		for (qt = q->buckets[i]; qt; qt = next) {
-			next = qt->hnext;
-			fn(qt, arg);
-		}
+	for (qt = qt_next(q, NULL); qt; qt = next) {
+		next = qt_next(q, qt);
+		fn(qt, arg);
 	}
 }
 
@@ -167,7 +134,6 @@ void utrace__qt_forget(struct qthread *qt)
 	struct lqueue *q = qt->q;
 
 	utrace__qt_unhash(q, qt);
-	q->nthreads--;
 	utrace__follow(q->t, qt->tid, 0, utrace__q_follow, q, false);
 	/* A held thread runs on as if replied UTRACE_RESUME. */
 	utrace_control(qt->e, UTRACE_DETACH);
@@ -226,7 +192,6 @@ int utrace__qt_attach(struct qthread *qt)
 	if (err) {
 		if (utrace__qt_find(q, qt->tid) == qt) {
 			utrace__qt_unhash(q, qt);
-			q->nthreads--;
 		}
 		utrace_control(qt->e, UTRACE_DETACH);
 		utrace_engine_put(qt->e);

@@ -114,17 +114,10 @@ static bool ids_all(const char *v, unsigned id)
 /* Is the peer @ancestor an ancestor of process @pid? */
 static bool descends_from(pid_t pid, pid_t ancestor)
 {
-	char buf[4096];
-
 	for (int depth = 0; depth < 4096 && pid > 1; depth++) {
-		const char *v;
-
 		if (pid == ancestor)
 			return true;
-		if (!utrace__proc_status(pid, buf, sizeof(buf)) ||
-		    !(v = utrace__proc_field(buf, "PPid")))
-			return false;
-		pid = atoi(v);
+		pid = utrace__proc_ppid(pid);	/* 0 once gone */
 	}
 	return false;
 }
@@ -171,17 +164,17 @@ static int may_trace(const struct sconn *c, pid_t tid)
 int utrace__may_trace_all(const struct sconn *c, pid_t tid, unsigned flags)
 {
 	int err = may_trace(c, tid);
-	char buf[4096], path[64];
-	const char *v;
+	char path[64];
 	struct dirent *d;
+	pid_t tgid;
 	DIR *dir;
 
 	if (err || !(flags & UTRACE_WATCH_PROCESS))
 		return err;
-	if (!utrace__proc_status(tid, buf, sizeof(buf)) ||
-	    !(v = utrace__proc_field(buf, "Tgid")))
+	tgid = utrace__proc_tgid(tid);
+	if (tgid <= 0)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", atoi(v));
+	snprintf(path, sizeof(path), "/proc/%d/task", tgid);
 	dir = opendir(path);
 	if (!dir)
 		return 0;

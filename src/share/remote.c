@@ -268,13 +268,7 @@ static int wait_for(struct utrace__conn *c,
 			struct timespec ts;
 
 			efd_sync(c);
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_sec += left / 1000;
-			ts.tv_nsec += (left % 1000) * 1000000L;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
+			utrace__deadline(&ts, CLOCK_REALTIME, left);
 			if (pthread_cond_timedwait(&c->cond, &c->lock, &ts) &&
 			    !ready(c, arg))
 				return 0;
@@ -847,19 +841,16 @@ static int join_one(pid_t tracer, pid_t tid, struct utrace__conn **out)
  */
 UTRACE_EXPORT int utrace_queue_connect(pid_t tid, struct utrace_queue **out)
 {
-	char buf[4096];
-	const char *v;
 	pid_t tracer;
 	struct utrace__conn *c = NULL;
 	int err = -ECONNREFUSED;
 
 	if (tid <= 0 || !out)
 		return -EINVAL;
-	if (!utrace__proc_status(tid, buf, sizeof(buf)))
+	tracer = utrace__proc_tracer(tid);
+	if (tracer < 0)
 		return -ESRCH;
-	v = utrace__proc_field(buf, "TracerPid");
-	tracer = v ? atoi(v) : 0;
-	if (tracer <= 0)
+	if (tracer == 0)
 		return -ECONNREFUSED;
 	/*
 	 * TracerPid is the kernel's tracer; a program it traces may trace

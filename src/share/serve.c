@@ -598,12 +598,7 @@ static void serve_end(struct utrace_tracer *t, void *data)
 		struct timespec ts;
 
 		utrace__run_requests(t);
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 200000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
+		utrace__deadline_ns(&ts, CLOCK_REALTIME, 200000);
 		if (pthread_timedjoin_np(s->th, NULL, &ts) == 0)
 			break;
 	}
