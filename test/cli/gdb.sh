@@ -521,6 +521,8 @@ t "--gdb -p on a process another utrace traces: joined, break, continue, print" 
 	 grep -q "^Breakpoint 1, add (a=a@entry=0" gdb.join &&
 	 grep -q "^\$1 = 0" gdb.join && grep -q "^\$2 = 1" gdb.join &&
 	 grep -q "^\$3 = 0" gdb.join && [ $jrc -eq 0 ]' gdb.join
+t "joined gdb: no fork events, and utrace says so" \
+	'grep -q "joined: no fork or vfork events for gdb" j.err' j.err
 t "joined gdb: the first utrace logged every syscall and no trap, the program ran to its end" \
 	'[ $rc -eq 0 ] && grep -q "join sum 33 counter 3" j.prog &&
 	 grep -q "write(1, \"join sum 33 counter 3" log2 &&

@@ -203,6 +203,7 @@ struct gdbstub {
 	bool stopping;		/* all-stop in progress */
 	bool noack;
 	bool intr_pending;	/* Ctrl-C while stopped: at the next resume */
+	bool said_no_fork;	/* joined: told there are no fork events */
 	bool extended;		/* '!': gdb stays after the process ends */
 	bool fork_events;	/* gdb and the stub both said fork-events+ */
 	bool vfork_events;

@@ -348,7 +348,17 @@ static void do_supported(struct gdbstub *s, const char *p)
 {
 	struct sbuf b = { 0 };
 
-	/* Joined, children are the other tracer's: no fork events. */
+	/*
+	 * Joined, children are the other tracer's: no fork events (the
+	 * joined queue follows one process, not its children).  gdb has no
+	 * reply that refuses catch fork, so utrace says it once here.
+	 */
+	if (s->joined && strstr(p, "fork-events+") && !s->said_no_fork) {
+		fprintf(stderr, "utrace: --gdb: joined: no fork or vfork "
+			"events for gdb (catch fork, follow-fork-mode child): "
+			"children stay with the tracer joined\n");
+		s->said_no_fork = true;
+	}
 	s->fork_events = !s->joined && (strstr(p, ":fork-events+") ||
 					strstr(p, ";fork-events+"));
 	s->vfork_events = !s->joined && strstr(p, "vfork-events+") != NULL;
