@@ -712,11 +712,12 @@ t "a Unix socket path: served, then removed" \
 
 # While gdb holds one process at a breakpoint, its child runs and is logged:
 # at most 100 getppid() calls before the breakpoint (100 ms of 1 ms sleeps),
-# many more while gdb holds the parent for 1.5 s.
+# and gdb holds the parent until the log has 300 (30 s at most: a fixed
+# 1.5 s saw fewer than 200 on a loaded machine, under the sanitizers).
 cat >s.tree <<'EOF'
 break touch
 continue
-shell sleep 1.5
+shell i=0; while [ "$(grep -c getppid log)" -lt 300 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 kill
 EOF
 start utrace tree
