@@ -26,7 +26,8 @@ tmp=$(mktemp -d)
 server=
 cleanup() {
 	[ -n "$server" ] && kill -9 "$server" 2>/dev/null
-	pkill -9 -f "^$P " 2>/dev/null
+	# This test's only (its session: run-tests gives each test one).
+	pkill -9 -s 0 -f "^$P " 2>/dev/null
 	[ -n "$GDB_TEST_KEEP" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -24,7 +24,8 @@ tmp=$(mktemp -d)
 server=
 cleanup() {
 	[ -n "$server" ] && kill -9 "$server" 2>/dev/null
-	pkill -9 -f "^$P " 2>/dev/null
+	# This test's only (its session: run-tests gives each test one).
+	pkill -9 -s 0 -f "^$P " 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -7,11 +7,19 @@
  * the machine.  Orphans that exit are reaped here.  Descriptors above 2
  * inherited from whoever started the suite are closed first: no test may
  * depend on them.
+ *
+ * subreaper -s CMD ARGS...: the same in a session of its own (setsid), as
+ * test/run-tests runs each test: "pkill -s 0" in a test reaches that test's
+ * processes only, and an orphan the test leaves stopped stays stopped (its
+ * new parent, this process, is in the same session: the process group is
+ * not orphaned, so the kernel sends it no SIGHUP and SIGCONT) for the
+ * leftover check to see.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <dirent.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,8 +47,16 @@ int main(int argc, char **argv)
 	pid_t child, w;
 	int st, ret = 127;
 
+	if (argc >= 2 && !strcmp(argv[1], "-s")) {
+		if (setsid() < 0) {
+			perror("subreaper: setsid");
+			return 1;
+		}
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: subreaper CMD [ARG]...\n");
+		fprintf(stderr, "usage: subreaper [-s] CMD [ARG]...\n");
 		return 2;
 	}
 	close_inherited();
