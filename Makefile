@@ -114,8 +114,9 @@ tests: $(UNIT) $(LIBTESTS) $(PROGS) $(TOOLS) $(O)/test/cli/qreply
 deps:
 	@./scripts/deps
 
+# The build before the tests uses every CPU unless make was given -j.
 check: deps
-	$(MAKE) all tests
+	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) all tests
 	O=$(O) ./test/run-tests
 
 # The main job: trace a real program with several engines at once.
