@@ -1155,8 +1155,14 @@ void utrace__rec_consume(char *s, size_t len)
 		tail += n;
 		len -= n;
 	}
+	/*
+	 * The tail, then the waiter's word: a full fence between (the thread
+	 * sets its word, then reads the tail), else both may read the old
+	 * value and the thread sleeps out its 50 ms.
+	 */
 	__atomic_store_n((uint64_t *)(s + UREC_S_TAIL), tail,
-			 __ATOMIC_RELEASE);
+			 __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n((uint32_t *)(s + UREC_S_WAIT), __ATOMIC_SEQ_CST)) {
 		*(volatile uint32_t *)(s + UREC_S_WAIT) = 0;
 		syscall(SYS_futex, s + UREC_S_WAIT, FUTEX_WAKE, INT_MAX, NULL,
