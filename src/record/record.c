@@ -146,10 +146,7 @@ struct rthread {
 	 * The memory the entry being reported captured, and its exit's: a
 	 * copy of the record, and where each capture is in it.
 	 */
-	struct cap {
-		uint64_t addr;
-		uint32_t len, off;
-	} ecap[UREC_NRULES], xcap[UREC_NRULES];
+	struct utrace__cap ecap[UREC_NRULES], xcap[UREC_NRULES];
 	unsigned necap, nxcap;
 	unsigned char *ebuf, *xbuf;
 	bool cur_exit;		/* reporting the exit (both sets visible) */
@@ -162,7 +159,7 @@ struct rthread {
 	struct level {
 		struct utrace_syscall sc;
 		struct user_regs_struct regs;
-		struct cap ecap[UREC_NRULES];
+		struct utrace__cap ecap[UREC_NRULES];
 		unsigned necap;
 		unsigned char *ebuf;
 	} outer[8];
@@ -1215,13 +1212,13 @@ static void regs_from(const struct utrace__rrec *r, struct user_regs_struct *g)
  * and a copy of the record in *@buf (made once).  Each is checked against
  * the record's size; the first that breaks the rules ends the list.
  */
-static unsigned caps_of(const struct utrace__rrec *r, size_t base,
-			struct cap *caps, unsigned char **buf)
+unsigned utrace__rec_caps(const struct utrace__rrec *r, size_t base,
+			  struct utrace__cap *caps, unsigned char **buf)
 {
 	size_t off = base;
 	unsigned n = 0;
 
-	if (r->size <= base)
+	if (r->size <= base || r->size > UREC_REC_MAX)
 		return 0;
 	if (!*buf && !(*buf = malloc(UREC_REC_MAX)))
 		return 0;
@@ -1245,9 +1242,9 @@ static unsigned caps_of(const struct utrace__rrec *r, size_t base,
 	return n;
 }
 
-static ssize_t cap_read(const struct cap *c, unsigned n,
-			const unsigned char *buf, uint64_t addr, void *out,
-			size_t len)
+ssize_t utrace__rec_cap_read(const struct utrace__cap *c, unsigned n,
+			     const unsigned char *buf, uint64_t addr, void *out,
+			     size_t len)
 {
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t d = addr - c[i].addr;
@@ -1275,9 +1272,9 @@ static ssize_t hook_rec_read(struct utrace_tracer *t, void *data,
 	if (rt->nocap)
 		return n;
 	if (rt->cur_exit)
-		n = cap_read(rt->xcap, rt->nxcap, rt->xbuf, addr, buf, len);
+		n = utrace__rec_cap_read(rt->xcap, rt->nxcap, rt->xbuf, addr, buf, len);
 	if (n == -ENODATA)
-		n = cap_read(rt->ecap, rt->necap, rt->ebuf, addr, buf, len);
+		n = utrace__rec_cap_read(rt->ecap, rt->necap, rt->ebuf, addr, buf, len);
 	return n;
 }
 
@@ -1343,7 +1340,7 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		sc.sp = rt->regs.rsp;
 		rt->sc = sc;
 		rt->in_entry = true;
-		rt->necap = caps_of(r, UREC_ENTRY_SIZE, rt->ecap, &rt->ebuf);
+		rt->necap = utrace__rec_caps(r, UREC_ENTRY_SIZE, rt->ecap, &rt->ebuf);
 		rt->cur_exit = false;
 		rec->stats[ST_RECORDS]++;
 		utrace__record_report(rt->th, false, &sc, &rt->regs);
@@ -1385,7 +1382,7 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		return;
 	rt->sc.ret = (long)r->v[0];
 	rt->regs.rax = r->v[0];
-	rt->nxcap = caps_of(r, UREC_EXIT_SIZE, rt->xcap, &rt->xbuf);
+	rt->nxcap = utrace__rec_caps(r, UREC_EXIT_SIZE, rt->xcap, &rt->xbuf);
 	rt->cur_exit = true;
 	rec->stats[ST_RECORDS]++;
 	utrace__record_report(rt->th, true, &rt->sc, &rt->regs);

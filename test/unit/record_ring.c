@@ -6,6 +6,7 @@
  * write outside the slot, never loop, and hand out only records whose size
  * and type passed its checks.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
@@ -121,6 +122,48 @@ TEST(ring_valid_then_corrupted)
 		CHECK_EQ(got, n);
 	}
 	free(slot);
+}
+
+/*
+ * Records with captures: random capture headers after a fixed part; every
+ * capture the reader keeps lies inside the record, and reads from them stay
+ * inside what they hold.
+ */
+TEST(ring_captures_random)
+{
+	static struct utrace__rrec r;
+	unsigned char *buf = NULL;
+	struct utrace__cap caps[UREC_NRULES];
+
+	for (int round = 0; round < 2000; round++) {
+		size_t base = round % 2 ? UREC_ENTRY_SIZE : UREC_EXIT_SIZE;
+		unsigned n;
+
+		r.size = (uint32_t)(base + rnd() % (UREC_REC_MAX - base + 64));
+		for (size_t i = base; i + 8 <= sizeof(r.raw); i += 8) {
+			uint64_t v = rnd();
+
+			if (round % 3)
+				v &= 0x0000ffff0000ffffULL;
+			memcpy(r.raw + i, &v, 8);
+		}
+		n = utrace__rec_caps(&r, base, caps, &buf);
+		CHECK(n <= UREC_NRULES);
+		for (unsigned i = 0; i < n; i++) {
+			unsigned char out[64];
+			ssize_t k;
+
+			CHECK(caps[i].off >= base + UREC_C_HDR);
+			CHECK((size_t)caps[i].off + caps[i].len <= r.size);
+			k = utrace__rec_cap_read(caps, n, buf,
+						 caps[i].addr + caps[i].len / 2,
+						 out, sizeof(out));
+			CHECK(k == -ENODATA || (k >= 0 && k <= 64));
+		}
+		CHECK_EQ(utrace__rec_cap_read(caps, 0, buf, 0, NULL, 1),
+			 -ENODATA);
+	}
+	free(buf);
 }
 
 int main(void)
