@@ -37,6 +37,16 @@ norm() {
 	    -e 's/^(strace|utrace):/TRACER:/' -e 's/(ENV)(strace|utrace):/\1TRACER:/'
 }
 
+# -- The seccomp filter ----------------------------------------------------------
+# A command utrace starts with -e trace=SET runs under the library's seccomp
+# filter (it stops only for SET); with every syscall traced it has none:
+# what /proc says of the command.
+"$U" -f -e trace=getppid -o log grep '^Seccomp:' /proc/self/status >out 2>&1
+t "-e trace=SET: the command runs under a seccomp filter" \
+	"grep -q '^Seccomp:[[:space:]]*2' out"
+"$U" -f -o log grep '^Seccomp:' /proc/self/status >out 2>&1
+t "every syscall traced: no filter" "grep -q '^Seccomp:[[:space:]]*0' out"
+
 # -- -b execve ------------------------------------------------------------------
 
 "$U" -f -b execve -o log -e trace=execve,exit_group sh -c '/bin/true; echo x' >out

@@ -396,6 +396,14 @@ void keeper_command(struct cli *cli, pid_t pid, bool hide)
 	/* Its first execve's exit: whether it failed (k_syscall_exit). */
 	if (utrace_attach(cli->tracer, pid, UTRACE_ATTACH_MATCH_OPS,
 			  &keeper_ops, NULL, &e) == 0) {
+		/*
+		 * Only those two calls: a keeper that wanted every syscall
+		 * would leave the command without the seccomp filter that
+		 * -e trace=SET gives it (utrace_set_syscalls(3)).
+		 */
+		static const long execs[] = { SYS_execve, SYS_execveat };
+
+		utrace_set_syscalls(e, execs, 2);
 		utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
 				  UTRACE_EVENT(REAP) | UTRACE_EVENT(SYSCALL_EXIT));
 		utrace_engine_put(e);
