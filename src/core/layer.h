@@ -236,6 +236,18 @@ int utrace__engine_leave_group_stop(struct utrace_engine *e);
 int utrace__engine_ptrace(struct utrace_engine *e, int req, void *addr,
 			  void *data, unsigned flags, long *ret);
 
+/*
+ * System call @nr with @args, made by the thread of @e as if it had made
+ * it itself, its return value (a negative errno) in *@ret; the thread
+ * must sit at a syscall-exit stop, where it stays with the registers it
+ * had.  Engines see nothing of it; a signal that comes meanwhile is sent
+ * again when the thread is restarted.  0, -EBUSY (not at a syscall exit)
+ * or -ESRCH (gone, or SIGKILL came).  Loop thread, in a callback for the
+ * thread or while an engine holds it (core/syscall_run.c).
+ */
+int utrace__engine_run_syscall(struct utrace_engine *e, long nr,
+			       const uint64_t args[6], long *ret);
+
 /* -- A traced thread, for the hooks that get one (loop thread) ----------------- */
 
 pid_t utrace__th_tid(const struct uthread *th);
