@@ -136,6 +136,14 @@ static uint32_t pe_entry(uint32_t action, struct utrace_engine *e)
 	if (!resumed) {
 		p->sys = PS_NONE;
 		p->emu_skip = false;
+		if (p->tracer && !p->link_capable) {
+			struct utrace_syscall sc;
+
+			if (utrace_syscall_get(e, &sc) == 0 &&
+			    sc.arch == AUDIT_ARCH_X86_64 &&
+			    (sc.nr == SYS_execve || sc.nr == SYS_execveat))
+				utrace__pe_exec_entry(p);
+		}
 		if (p->tracer && !p->stopped &&
 		    (p->mode == PM_SYSCALL || p->mode == PM_SYSEMU ||
 		     p->mode == PM_SYSEMU_STEP)) {
@@ -210,6 +218,12 @@ static uint32_t pe_exit(uint32_t action, struct utrace_engine *e)
 	struct pe_thread *p = utrace_engine_data(e);
 	struct utrace_syscall sc;
 
+	/* An exec that gained what its tracer could not grant: first. */
+	if (p->drop)
+		utrace__pe_exec_exit(p);
+	if (utrace_syscall_get(e, &sc) == 0 && sc.nr == SYS_prctl &&
+	    sc.arch == AUDIT_ARCH_X86_64)
+		utrace__pe_prctl(p, sc.args, sc.ret);
 	emu_restore(p);
 	if (p->sys == PS_SLEEP)
 		utrace__pe_sleep_exit(p);
@@ -299,7 +313,7 @@ static uint32_t pe_quiesce(uint32_t action, struct utrace_engine *e,
 		si.si_signo = SIGTRAP;
 		si.si_code = SI_USER;
 		si.si_pid = p->tgid;
-		si.si_uid = getuid();
+		si.si_uid = utrace__pe_proc_ruid(p->tid);
 		utrace__pe_stop_signal(&s, &si);
 		utrace__pe_publish(p, &s);
 		return UTRACE_STOP;
@@ -426,6 +440,8 @@ static uint32_t pe_clone(uint32_t action, struct utrace_engine *e,
 	if (c && !c->tracer) {
 		c->tracer = p->tracer;
 		c->tracer_tgid = p->tracer_tgid;
+		/* The kernel's child inherits the link's credentials. */
+		c->link_capable = p->link_capable;
 		/* Its parent: p's process, or p's parent (CLONE_PARENT). */
 		c->parent_is_tracer = (flags & CLONE_PARENT) &&
 				      p->parent_is_tracer;
@@ -462,12 +478,23 @@ static uint32_t pe_exec(uint32_t action, struct utrace_engine *e,
 				continue;
 			q->replaced = true;
 			q->leader_wait = false;
+			q->ptracer = 0;	/* Yama's relation went with it */
 			if (q->dead) {
 				q->waitable = false;
 				utrace__pe_forget_tracer(q);
 				utrace__pe_maybe_free(q);
 			}
 		}
+	}
+	/* A new program: its dumpable flag is the kernel's choice again. */
+	for (struct pe_thread *q = p->pe->threads; q; q = q->next)
+		if (q->tgid == p->tgid)
+			q->dump = PD_UNKNOWN;
+	/* What it gained that its tracer could not grant goes at the exit. */
+	utrace__pe_exec_event(p);
+	if (p->drop && !p->all_syscalls) {
+		p->exit_watch = true;
+		utrace__pe_set_syscalls(p);
 	}
 	if (!p->tracer)
 		return utrace__pe_run_vote(p, action);

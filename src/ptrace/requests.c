@@ -317,10 +317,17 @@ static long do_traceme(struct pe_thread *p)
 {
 	pid_t ppid = utrace__proc_ppid(p->tgid);
 	struct pe_thread *t = ppid > 0 ? utrace__pe_find(p->pe, ppid) : NULL;
+	bool cap;
+	long err;
 
 	if (p->tracer || !t)
 		return -EPERM;	/* as the kernel: already traced */
+	/* As security_ptrace_traceme: with the parent's credentials. */
+	err = utrace__pe_check_traceme(p, t, &cap);
+	if (err)
+		return err == -ESRCH ? -EPERM : err;
 	p->tracer = t;
+	p->link_capable = cap;
 	p->tracer_tgid = t->tgid;
 	p->parent_is_tracer = true;
 	p->seized = false;
@@ -334,14 +341,26 @@ static long do_traceme(struct pe_thread *p)
 static long do_attach(struct preq *r, struct pe_thread *q, bool seize)
 {
 	struct pe_thread *p = r->p;
+	bool cap;
+	long err;
 
 	if (seize && (r->addr || (r->data & ~(uint64_t)PE_O_MASK)))
 		return -EIO;
-	if (q->tracer || q->tgid == p->tgid)
+	if (q->tgid == p->tgid)
+		return -EPERM;
+	/*
+	 * As ptrace_attach: may the caller, with its own credentials (not
+	 * ours), trace the target at all; only then, is it free.
+	 */
+	err = utrace__pe_check_attach(p, q, &cap);
+	if (err)
+		return err;
+	if (q->tracer)
 		return -EPERM;
 	if (seize && (r->data & PTRACE_O_SUSPEND_SECCOMP))
 		return -EINVAL;	/* not emulated: see utrace(7) */
 	q->tracer = p;
+	q->link_capable = cap;
 	q->tracer_tgid = p->tgid;
 	/* Known now: at its death the zombie may be reaped before we look. */
 	q->parent_is_tracer = utrace__proc_ppid(q->tgid) == p->tgid;

@@ -98,9 +98,17 @@ uint32_t utrace__pe_run_vote(struct pe_thread *p, uint32_t action)
 	return r | UTRACE_RESUME;
 }
 
-/* pause: what a blocking wait becomes while nothing is there to report */
+/*
+ * pause: what a blocking wait becomes while nothing is there to report;
+ * prctl: PR_SET_PTRACER and PR_SET_DUMPABLE (creds.c).  An inner tracee
+ * whose tracer could not have let it gain privileges by an exec has its
+ * execs watched too (creds.c).
+ */
 static const long base_nrs[] = { SYS_ptrace, SYS_wait4, SYS_waitid,
-				 SYS_pause };
+				 SYS_pause, SYS_prctl };
+static const long exec_nrs[] = { SYS_ptrace, SYS_wait4, SYS_waitid,
+				 SYS_pause, SYS_prctl, SYS_execve,
+				 SYS_execveat };
 
 #define BASE_EVENTS (UTRACE_EVENT(QUIESCE) | UTRACE_EVENT_SYSCALL | \
 		     UTRACE_EVENT(CLONE) | UTRACE_EVENT(DEATH) | \
@@ -117,11 +125,18 @@ void utrace__pe_set_syscalls(struct pe_thread *p)
 				  p->mode == PM_SYSEMU_STEP ||
 				  (p->opts & PTRACE_O_TRACEVFORKDONE)));
 
-	if (!p->e || all == p->all_syscalls)
+	bool ex = p->tracer && !p->link_capable;
+
+	if (!p->e || (all == p->all_syscalls &&
+		      (all || ex == p->exec_syscalls)))
 		return;
 	p->all_syscalls = all;
+	p->exec_syscalls = ex;
 	if (all)
 		utrace_set_syscalls(p->e, NULL, 0);
+	else if (ex)
+		utrace_set_syscalls(p->e, exec_nrs,
+				    sizeof(exec_nrs) / sizeof(exec_nrs[0]));
 	else
 		utrace_set_syscalls(p->e, base_nrs,
 				    sizeof(base_nrs) / sizeof(base_nrs[0]));
@@ -162,7 +177,8 @@ void utrace__pe_trap_info(siginfo_t *si, pid_t tid, int code)
 	si->si_signo = SIGTRAP;
 	si->si_code = code;
 	si->si_pid = tid;
-	si->si_uid = getuid();
+	/* The tracee's real uid, as ptrace_notify puts it. */
+	si->si_uid = utrace__pe_proc_ruid(tid);
 }
 
 void utrace__pe_stop_signal(struct pe_stop *s, const siginfo_t *info)
@@ -269,6 +285,8 @@ void utrace__pe_forget_tracer(struct pe_thread *q)
 	q->tracer = NULL;
 	q->tracer_tgid = 0;
 	q->parent_is_tracer = false;
+	q->link_capable = false;
+	q->exec_old_valid = false;
 	q->stopped = q->waitable = false;
 	q->npend = 0;
 	q->want_interrupt = q->want_attach_stop = q->exec_trap = false;
@@ -300,7 +318,7 @@ static void run_on(struct pe_thread *q, enum pe_mode mode, int sig,
 			q->inj.si_signo = sig;
 			q->inj.si_code = SI_USER;
 			q->inj.si_pid = q->tracer_tgid;
-			q->inj.si_uid = getuid();
+			q->inj.si_uid = utrace__pe_proc_ruid(q->tracer_tgid);
 		}
 		q->inject = true;
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||

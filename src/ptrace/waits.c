@@ -29,13 +29,12 @@ static pid_t proc_pgid(pid_t tid)
 	return g < 0 ? 0 : g;
 }
 
-static uid_t proc_uid(pid_t tid)
+/* A thread's real uid, what the kernel puts in si_uid of its signals. */
+uid_t utrace__pe_proc_ruid(pid_t tid)
 {
-	char path[64];
-	struct stat st;
+	long v = utrace__proc_number(tid, "Uid");
 
-	snprintf(path, sizeof(path), "/proc/%d", tid);
-	return stat(path, &st) ? 0 : st.st_uid;
+	return v < 0 ? 0 : (uid_t)v;
 }
 
 /*
@@ -137,7 +136,7 @@ void utrace__pe_notify_tracer(struct pe_thread *q)
 		memset(si, 0, sizeof(*si));
 		si->si_signo = SIGCHLD;
 		si->si_pid = q->tid;
-		si->si_uid = proc_uid(q->tid);
+		si->si_uid = utrace__pe_proc_ruid(q->tid);
 		if (q->cur.kind == PK_DEATH && WIFEXITED(st)) {
 			si->si_code = CLD_EXITED;
 			si->si_status = WEXITSTATUS(st);
@@ -212,7 +211,7 @@ static long wait_report(struct pe_thread *p, const struct pe_wait *w,
 		memset(&si, 0, sizeof(si));
 		si.si_signo = SIGCHLD;
 		si.si_pid = q->tid;
-		si.si_uid = proc_uid(q->tid);
+		si.si_uid = utrace__pe_proc_ruid(q->tid);
 		if (WIFEXITED(st)) {
 			si.si_code = CLD_EXITED;
 			si.si_status = WEXITSTATUS(st);
