@@ -13,6 +13,7 @@ LIBDIR    ?= $(PREFIX)/lib
 INCDIR    ?= $(PREFIX)/include
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man
+DATADIR   ?= $(PREFIX)/share
 PKGDIR    ?= $(LIBDIR)/pkgconfig
 
 CC        ?= cc
@@ -127,8 +128,10 @@ demo: deps
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(PKGDIR) \
 		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man7 \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BINDIR)
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(DATADIR)/utrace
 	install -m 644 include/utrace.h $(DESTDIR)$(INCDIR)/
+	install -m 644 docs/utrace-json.schema.json $(DESTDIR)$(DATADIR)/utrace/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libutrace.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libutrace.so.$(SOVERSION)

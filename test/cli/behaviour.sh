@@ -149,7 +149,8 @@ ev = [json.loads(l) for l in open(\"log\")]
 sc = [e for e in ev if e[\"type\"] == \"syscall\"]
 c = [e for e in sc if e[\"syscall\"] == \"chdir\"][0]
 assert c[\"errno\"] == \"ENOENT\" and c[\"retval\"] == -2, c
-assert c[\"args\"] == [\"\\\"/utrace-marker\\\"\"], c
+assert c[\"args\"] == [{\"text\": \"\\\"/utrace-marker\\\"\",
+			  \"value\": {\"string\": \"/utrace-marker\"}}], c
 assert len(c[\"raw_args\"]) == 6 and c[\"duration\"] >= 0
 assert any(e[\"type\"] == \"signal\" and e[\"signal\"] == \"SIGUSR1\" for e in ev)
 assert ev[-1][\"type\"] == \"exited\" and ev[-1][\"status\"] == 3

@@ -14,6 +14,7 @@ if make -s O="$O" ${san:+SANITIZE=1} install PREFIX=/opt/ut DESTDIR="$tmp/root" 
    [ -f "$tmp/root/opt/ut/lib/libutrace.so.0" ] &&
    [ -f "$tmp/root/opt/ut/share/man/man7/utrace.7" ] &&
    [ -f "$tmp/root/opt/ut/share/man/man3/utrace_attach.3" ] &&
+   [ -f "$tmp/root/opt/ut/share/utrace/utrace-json.schema.json" ] &&
    grep -q '^prefix=/opt/ut$' "$tmp/root/opt/ut/lib/pkgconfig/libutrace.pc"; then
 	echo "ok - install with PREFIX and DESTDIR"
 else

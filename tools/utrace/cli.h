@@ -373,9 +373,22 @@ bool trace_path_match(const struct path_set *ps, struct utrace_engine *e,
 
 /*
  * -e read=, -e write= (dumpio.c): append to b the dumps strace prints
- * after the line of the syscall c (at its exit), if any.
+ * after the line of the syscall c (at its exit), if any; dump_io_json:
+ * the same data as --json's "dumps" member (nothing when none).
  */
 void dump_io(struct sbuf *b, const struct dec_ctx *c,
 	     const struct num_set *rd, const struct num_set *wr);
+void dump_io_json(struct sbuf *b, const struct dec_ctx *c,
+		  const struct num_set *rd, const struct num_set *wr);
+
+/*
+ * --json (json.c): {"text":TEXT,"value":VALUE} for a piece of strace's
+ * notation (an argument, a siginfo), the value left out when the text is
+ * not in the notation's grammar.
+ */
+void json_text_value(struct sbuf *out, const char *text, size_t n);
+/* The first record of every --json output: the schema and its version. */
+#define UTRACE_JSON_SCHEMA_VERSION	1
+void json_header(struct sbuf *out);
 
 #endif

@@ -31,6 +31,19 @@ bool num_set_has(const struct num_set *s, long v)
 /* strace reads the data in pieces of at most this many bytes. */
 #define DUMP_CHUNK	(1 << 16)
 
+/*
+ * Where the dumped data goes: strace's text, or --json's objects.  The
+ * walk below calls start() with the way the data went, vector() before
+ * the buffers of each message of sendmmsg/recvmmsg, buffer() for each
+ * piece of data (index -1: a plain buffer, not one of a vector).
+ */
+struct dump_ops {
+	void (*start)(void *arg, bool write);
+	void (*vector)(void *arg, unsigned i, unsigned long nbufs);
+	void (*buffer)(void *arg, const struct dec_ctx *c, int index,
+		       unsigned long addr, unsigned long len);
+};
+
 static void dump_str(struct sbuf *b, const struct dec_ctx *c,
 		     unsigned long addr, unsigned long len)
 {
@@ -86,8 +99,9 @@ static void dump_str(struct sbuf *b, const struct dec_ctx *c,
 	free(buf);
 }
 
-static void dump_iov(struct sbuf *b, const struct dec_ctx *c, int n,
-		     unsigned long addr, unsigned long size)
+static void dump_iov(const struct dump_ops *ops, void *arg,
+		     const struct dec_ctx *c, int n, unsigned long addr,
+		     unsigned long size)
 {
 	struct iovec *iov;
 	int i;
@@ -107,26 +121,27 @@ static void dump_iov(struct sbuf *b, const struct dec_ctx *c, int n,
 			if (!l)
 				break;
 			size -= l;
-			sb_printf(b, " * %lu bytes in buffer %d\n", l, i);
-			dump_str(b, c, (unsigned long)iov[i].iov_base, l);
+			ops->buffer(arg, c, i, (unsigned long)iov[i].iov_base,
+				    l);
 		}
 	}
 	free(iov);
 }
 
-static void dump_msghdr(struct sbuf *b, const struct dec_ctx *c,
-			unsigned long addr, unsigned long size)
+static void dump_msghdr(const struct dump_ops *ops, void *arg,
+			const struct dec_ctx *c, unsigned long addr,
+			unsigned long size)
 {
 	struct msghdr m;
 
 	if (c->mem_read(c->mem_ctx, addr, &m, sizeof(m)) == sizeof(m))
-		dump_iov(b, c, (int)m.msg_iovlen, (unsigned long)m.msg_iov,
-			 size);
+		dump_iov(ops, arg, c, (int)m.msg_iovlen,
+			 (unsigned long)m.msg_iov, size);
 }
 
 /* As strace: as many messages as the result says (all -1 of them ...). */
-static void dump_mmsghdr(struct sbuf *b, const struct dec_ctx *c,
-			 unsigned long addr)
+static void dump_mmsghdr(const struct dump_ops *ops, void *arg,
+			 const struct dec_ctx *c, unsigned long addr)
 {
 	unsigned n = (unsigned)c->ret, i;
 	struct mmsghdr m;
@@ -134,9 +149,8 @@ static void dump_mmsghdr(struct sbuf *b, const struct dec_ctx *c,
 	for (i = 0; i < n; i++, addr += sizeof(m)) {
 		if (c->mem_read(c->mem_ctx, addr, &m, sizeof(m)) != sizeof(m))
 			break;
-		sb_printf(b, " = %lu buffers in vector %u\n",
-			  (unsigned long)m.msg_hdr.msg_iovlen, i);
-		dump_iov(b, c, (int)m.msg_hdr.msg_iovlen,
+		ops->vector(arg, i, (unsigned long)m.msg_hdr.msg_iovlen);
+		dump_iov(ops, arg, c, (int)m.msg_hdr.msg_iovlen,
 			 (unsigned long)m.msg_hdr.msg_iov, m.msg_len);
 	}
 }
@@ -160,8 +174,13 @@ static const struct {
 	{ "recvmmsg", false, D_MMSG },
 };
 
-void dump_io(struct sbuf *b, const struct dec_ctx *c,
-	     const struct num_set *rd, const struct num_set *wr)
+/*
+ * The data syscall c read or wrote, if -e read= or -e write= asks for its
+ * descriptor: through ops; false when nothing is dumped.
+ */
+static bool dump_walk(const struct dump_ops *ops, void *arg,
+		      const struct dec_ctx *c, const struct num_set *rd,
+		      const struct num_set *wr)
 {
 	const char *name;
 	int fd = (int)c->a[0];
@@ -169,36 +188,137 @@ void dump_io(struct sbuf *b, const struct dec_ctx *c,
 
 	/* Without -e read= / -e write= (every line): nothing to look up. */
 	if ((!rd || (!rd->n && !rd->not)) && (!wr || (!wr->n && !wr->not)))
-		return;
+		return false;
 	name = sys_name(c->nr);
 	if (!name || fd < 0 || !c->mem_read)
-		return;
+		return false;
 	for (i = 0; i < sizeof(dumped) / sizeof(dumped[0]); i++)
 		if (!strcmp(name, dumped[i].name))
 			break;
 	if (i == sizeof(dumped) / sizeof(dumped[0]))
-		return;
+		return false;
 	if (dumped[i].write) {
 		if (!wr || !num_set_has(wr, fd))
-			return;
+			return false;
 	} else if (dec_failed(c) || !rd || !num_set_has(rd, fd)) {
-		return;
+		return false;
 	}
+	ops->start(arg, dumped[i].write);
 	switch (dumped[i].how) {
 	case D_STR:
-		dump_str(b, c, c->a[1], dumped[i].write ? c->a[2] :
-			 (unsigned long)c->ret);
+		ops->buffer(arg, c, -1, c->a[1], dumped[i].write ? c->a[2] :
+			    (unsigned long)c->ret);
 		break;
 	case D_IOV:
-		dump_iov(b, c, (int)c->a[2], c->a[1], dumped[i].write ?
+		dump_iov(ops, arg, c, (int)c->a[2], c->a[1], dumped[i].write ?
 			 (unsigned long)-1 : (unsigned long)c->ret);
 		break;
 	case D_MSG:
-		dump_msghdr(b, c, c->a[1], dumped[i].write ?
+		dump_msghdr(ops, arg, c, c->a[1], dumped[i].write ?
 			    (unsigned long)-1 : (unsigned long)c->ret);
 		break;
 	case D_MMSG:
-		dump_mmsghdr(b, c, c->a[1]);
+		dump_mmsghdr(ops, arg, c, c->a[1]);
 		break;
 	}
+	return true;
+}
+
+/* -- strace's text --------------------------------------------------------- */
+
+static void text_start(void *arg, bool write)
+{
+}
+
+static void text_vector(void *arg, unsigned i, unsigned long nbufs)
+{
+	sb_printf(arg, " = %lu buffers in vector %u\n", nbufs, i);
+}
+
+static void text_buffer(void *arg, const struct dec_ctx *c, int index,
+			unsigned long addr, unsigned long len)
+{
+	if (index >= 0)
+		sb_printf(arg, " * %lu bytes in buffer %d\n", len, index);
+	dump_str(arg, c, addr, len);
+}
+
+void dump_io(struct sbuf *b, const struct dec_ctx *c,
+	     const struct num_set *rd, const struct num_set *wr)
+{
+	static const struct dump_ops text = {
+		text_start, text_vector, text_buffer
+	};
+
+	dump_walk(&text, b, c, rd, wr);
+}
+
+/* -- --json: "dumps":[{"fd":3,"vector":0,"buffer":1,"length":N,"hex":..}] */
+
+struct json_dump {
+	struct sbuf *b;
+	int fd;
+	bool write;		/* written, not read */
+	long vector;		/* -1: not a message of a vector */
+	bool any;
+};
+
+static void json_start(void *arg, bool write)
+{
+	struct json_dump *j = arg;
+
+	j->write = write;
+}
+
+static void json_vector(void *arg, unsigned i, unsigned long nbufs)
+{
+	struct json_dump *j = arg;
+
+	j->vector = (long)i;
+}
+
+static void json_buffer(void *arg, const struct dec_ctx *c, int index,
+			unsigned long addr, unsigned long len)
+{
+	struct json_dump *j = arg;
+	unsigned char *buf = malloc(DUMP_CHUNK);
+	unsigned long i, n, got = 0;
+
+	if (!buf)
+		return;
+	sb_printf(j->b, "%s{\"fd\":%d,\"direction\":\"%s\"",
+		  j->any ? "," : "", j->fd, j->write ? "write" : "read");
+	if (j->vector >= 0)
+		sb_printf(j->b, ",\"vector\":%ld", j->vector);
+	if (index >= 0)
+		sb_printf(j->b, ",\"buffer\":%d", index);
+	sb_puts(j->b, ",\"hex\":\"");
+	for (; got < len; got += n) {
+		n = len - got < DUMP_CHUNK ? len - got : DUMP_CHUNK;
+		if (c->mem_read(c->mem_ctx, addr + got, buf, n) != (ssize_t)n)
+			break;
+		for (i = 0; i < n; i++)
+			sb_printf(j->b, "%02x", buf[i]);
+	}
+	/* length: what could be read (strace's text says what could not). */
+	sb_printf(j->b, "\",\"length\":%lu}", got);
+	free(buf);
+	j->any = true;
+}
+
+void dump_io_json(struct sbuf *b, const struct dec_ctx *c,
+		  const struct num_set *rd, const struct num_set *wr)
+{
+	static const struct dump_ops json = {
+		json_start, json_vector, json_buffer
+	};
+	struct json_dump j = { b, (int)c->a[0], false, -1, false };
+	size_t mark = b->len;
+
+	sb_puts(b, ",\"dumps\":[");
+	if (!dump_walk(&json, &j, c, rd, wr) || !j.any) {
+		b->len = mark;
+		return;
+	}
+	sb_putc(b, ']');
 }

@@ -91,6 +91,16 @@ void printer_defaults(struct printer_settings *s)
 	s->rel_digits = s->t_digits = 6;
 }
 
+/* --json: every output begins with the schema's header record. */
+static void json_header_to(struct sink *o)
+{
+	struct sbuf b = { 0 };
+
+	json_header(&b);
+	sink_write(o, b.p, b.len);
+	sb_free(&b);
+}
+
 struct printer *printer_new(const struct printer_settings *s,
 			    struct sink *out)
 {
@@ -100,6 +110,8 @@ struct printer *printer_new(const struct printer_settings *s,
 		return NULL;
 	p->s = *s;
 	p->out = out;
+	if (s->json)
+		json_header_to(out);
 	return p;
 }
 
@@ -457,6 +469,11 @@ static uint32_t p_entry(uint32_t action, struct utrace_engine *e)
 	return utrace_pass(action, UTRACE_RESUME);
 }
 
+/*
+ * --json's syscall record (schema in utrace(1)): each argument's text and
+ * value (engines/json.c), the registers, the result, the time, what the
+ * injector did, and the data -e read=/write= dumps.
+ */
 static void json_syscall(struct pthr *t, bool finished, double dur)
 {
 	struct sbuf b = { 0 };
@@ -470,7 +487,7 @@ static void json_syscall(struct pthr *t, bool finished, double dur)
 		sb_json_str(&b, name, strlen(name));
 	else
 		sb_printf(&b, "\"syscall_%#lx\"", (unsigned long)t->dc.nr);
-	sb_puts(&b, ",\"args\":[");
+	sb_printf(&b, ",\"nr\":%ld,\"args\":[", t->dc.nr);
 	for (i = 0; i < t->dc.nargs; i++) {
 		size_t s = t->dc.argpos[i];
 		size_t end = i + 1 < t->dc.nargs ? t->dc.argpos[i + 1] - 2 :
@@ -481,7 +498,7 @@ static void json_syscall(struct pthr *t, bool finished, double dur)
 		if (i == 0 && end == s)
 			break;
 		sb_puts(&b, i ? "," : "");
-		sb_json_str(&b, t->line.p + s, end - s);
+		json_text_value(&b, t->line.p + s, end - s);
 	}
 	sb_puts(&b, "],\"raw_args\":[");
 	for (i = 0; i < 6; i++)
@@ -498,13 +515,19 @@ static void json_syscall(struct pthr *t, bool finished, double dur)
 		} else {
 			sb_puts(&b, ",\"errno\":null");
 		}
-		decode_retval(&t->dc, &rv, t->notes & INJ_NOTE_INJECTED);
+		decode_retval(&t->dc, &rv, false);
 		sb_puts(&b, ",\"result\":");
 		sb_json_str(&b, rv.p, rv.len);
 		sb_free(&rv);
 		sb_printf(&b, ",\"duration\":%.6f", dur);
+		if (t->notes & INJ_NOTE_INJECTED)
+			sb_puts(&b, ",\"injected\":true");
+		if (t->notes & INJ_NOTE_DELAYED)
+			sb_puts(&b, ",\"delayed\":true");
+		dump_io_json(&b, &t->dc, t->p->s.read_fds, t->p->s.write_fds);
 	} else {
-		sb_puts(&b, ",\"retval\":null,\"errno\":null,\"duration\":null");
+		sb_puts(&b, ",\"retval\":null,\"errno\":null,\"duration\":null,"
+			"\"unfinished\":true");
 	}
 	json_emit(t, &b);
 }
@@ -720,7 +743,7 @@ void printer_signal(struct pthr *t, uint32_t action, const siginfo_t *info,
 			struct sbuf si = { 0 };
 
 			format_siginfo(&si, t->p->s.xlat_style, info, &fds);
-			sb_json_str(&b, si.p, si.len);
+			json_text_value(&b, si.p, si.len);
 			sb_free(&si);
 		}
 		json_emit(t, &b);
@@ -1050,6 +1073,8 @@ static int thread_new(struct printer *p, struct utrace_tracer *tr,
 			free(t);
 			return -ENOMEM;
 		}
+		if (p->s.json)
+			json_header_to(t->out);
 	}
 	if (p->s.decode_fds & DF_SOCKET) {
 		/* strace keeps one cache of socket details for all */
