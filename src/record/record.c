@@ -126,6 +126,8 @@ struct rthread {
 	int slot;		/* -1: no ring */
 	bool seen;		/* first restart done */
 	bool superseded;	/* an old leader replaced by an execve */
+	bool attached;		/* taken over running (utrace_attach), not born
+				   under the tracer nor spawned by it */
 	bool flip;		/* selector opened for one syscall at a stop */
 	bool flip_armed;	/* ... from the stop that opened it */
 	bool in_entry;		/* an entry record delivered, exit not yet */
@@ -1746,7 +1748,10 @@ static long hook_restart(struct utrace_tracer *t, void *data,
 		return req;
 	p = proc_find(rec, TGID(th));
 	if (!rt->seen) {
+		enum utrace__stop st = utrace__th_stop(th);
+
 		rt->seen = true;
+		rt->attached = st != STOP_INITIAL && st != STOP_SPAWN;
 		first_restart(rec, th);
 		/* a new thread of a recording process: a ring of its own */
 		if (p && p->state == P_ON && rt->slot < 0 && rec->on &&
@@ -1756,6 +1761,13 @@ static long hook_restart(struct utrace_tracer *t, void *data,
 	}
 	if (rt->slot >= 0 && rt->p->state == P_FALLBACK)
 		thread_off(rec, rt, true);
+	/*
+	 * A process taken over running (utrace -p): set up like an execve's,
+	 * at its leader's next return to user mode, if it has one thread.
+	 */
+	if (!p && rt->attached && rec->on && rec->usable &&
+	    TID(th) == TGID(th))
+		p = proc_new(rec, TGID(th));
 	if (p && p->state == P_PENDING && rt->slot < 0 &&
 	    (req == PTRACE_SYSCALL || req == PTRACE_CONT)) {
 		if (mid_syscall(th))

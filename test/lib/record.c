@@ -583,6 +583,44 @@ TEST_T(records_queue_notify_only_watch_observes, 60)
 	CHECK_EQ(st[0], 0);
 }
 
+/* A process taken over running (utrace_attach): set up at its next stop. */
+TEST_T(records_after_attach, 60)
+{
+	struct utrace_tracer *t = tracer(true, true);
+	char prog[512];
+	struct teng *te;
+	uint64_t st[4];
+	pid_t pid;
+	int p[2], status;
+	char c;
+
+	snprintf(prog, sizeof(prog), "%s", test_prog("rec_prog"));
+	CHECK_EQ(pipe(p), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		execl(prog, prog, "orphan", "0", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	CHECK_EQ(read(p[0], &c, 1), 1);		/* "ready": it loops now */
+	te = t_attach(t, pid, UTRACE_EVENT_SYSCALL, count_hook);
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	CHECK(DISPATCH_UNTIL(t, te->user[3] >= 1000, 20000));
+	stats(t, st);
+	CHECK(st[0] >= 2000);
+	CHECK_EQ(te->user[4], 0);
+	CHECK_EQ(te->user[5], 0);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+	/* let go, untraced and running: it ends as it would */
+	CHECK_EQ(kill(pid, SIGTERM), 0);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	close(p[0]);
+}
+
 TEST(records_api_errors)
 {
 	struct utrace_tracer *t = t_tracer();
