@@ -152,3 +152,23 @@ t "nothing traces it" "grep -q 'TracerPid:[[:space:]]*0$' /proc/$P/status"
 U1= U2=
 finish "o /etc/hostname"
 t "it runs on to the end" "[ $prc = 0 ] && grep -q 'open /etc/hostname: 0' out"
+
+# 6. -c and -C joined: the table counts what the records show (strace's
+# columns; the calls and errors exact, the times the threads' CPU time).
+row() { awk -v s="$2" '$NF == s { print $(NF-2), $(NF-1) }' "$1"; }
+start_prog
+tracer 1 -e trace=none
+tracer 2 -c -e trace=openat,close
+finish "o /etc/hostname" "o /nonexistent/x" "o /nonexistent/y"
+t "-c joined: openat counted, 3 calls, 2 errors" "[ \"\$(row log2 openat)\" = '3 2' ]"
+t "and close, 1 call" "awk '\$NF == \"close\" && \$(NF-1) == 1' log2 | grep -q ."
+t "the table's total" "grep -q 'total\$' log2"
+t "no trace lines with -c" "! grep -q '^openat(' log2"
+start_prog
+tracer 1 -e trace=none
+tracer 2 -C -w -e trace=openat
+finish "o /etc/hostname" "o /nonexistent/x"
+t "-C joined: the trace lines" \
+	"grep -q '^openat(AT_FDCWD, \"/nonexistent/x\", O_RDONLY) = -1 ENOENT' log2"
+t "and the table after them (-w: the records' times)" \
+	"[ \"\$(row log2 openat)\" = '2 1' ] && tail -1 log2 | grep -q 'total\$'"

@@ -196,15 +196,18 @@ void usage(FILE *f);
 
 /*
  * utrace -p PID on a process the serving tracer tracer_pid traces: join
- * it and print with p (NULL: -c) from its records until the process ends
- * (join.c); messages go to out.  Returns the exit status, or -errno when
+ * it and print with p (NULL: -c) and count with c (NULL: neither -c nor
+ * -C) from its records until the process ends (join.c); messages go to
+ * out.  Returns the exit status, or -errno when
  * it could not join (-ENOTSUP: an option that does not work joined, said
  * already); *sig: the signal that interrupted it, 0 if none.
  */
 struct printer;
 struct sink;
-int join_trace(const struct options *o, struct printer *p, struct sink *out,
-	       pid_t pid, pid_t tracer_pid, int *sig);
+struct counter;
+int join_trace(const struct options *o, struct printer *p,
+	       struct counter *c, struct sink *out, pid_t pid, pid_t tracer_pid,
+	       int *sig);
 
 
 /*
@@ -327,6 +330,17 @@ struct counter;
 struct counter *counter_new(const struct counter_settings *s);
 int counter_attach(struct counter *c, struct utrace_tracer *tr, pid_t tid);
 void counter_report(const struct counter *c, FILE *f);
+/*
+ * A thread counted from a joined queue's records (join.c), the entry and
+ * exit of its syscalls (at: the record's time, for -w), an exec that
+ * gave it the leader's id.
+ */
+struct cthr;
+struct cthr *counter_thread_new(struct counter *c, pid_t tid);
+void counter_entry(struct cthr *t, long nr, const struct timespec *at);
+void counter_exit(struct cthr *t, long ret, const struct timespec *at);
+void counter_exec(struct cthr *t, pid_t tid);
+void counter_thread_end(struct cthr *t);
 void counter_free(struct counter *c);
 
 /* --inject */

@@ -354,10 +354,14 @@ int join_other(struct cli *cli, pid_t pid)
 	if (cli->gdb)
 		return gdb_join(cli, pid);
 	tracer_end(cli);
-	err = join_trace(&cli->opt, cli->printer, cli->out, pid, tp, &sig);
+	err = join_trace(&cli->opt, cli->printer, cli->counter, cli->out, pid,
+			 tp, &sig);
 	if (err == -ENOTSUP)
 		return 1;
 	if (err >= 0) {
+		/* -c, -C: the table of what was counted through the join. */
+		if (cli->counter)
+			counter_report(cli->counter, sink_file(cli->out));
 		sink_finish(cli->out);
 		if (sig)
 			return die_like(cli, sig);

@@ -162,10 +162,29 @@ static uint32_t c_entry(uint32_t action, struct utrace_engine *e)
 	return utrace_pass(action, UTRACE_RESUME);
 }
 
+/* Syscall t->nr took d seconds and returned ret: into the table. */
+static void count_call(struct cthr *t, double d, long ret)
+{
+	struct syscall_stats *st;
+
+	/* -O: what tracing adds to each call, as strace takes it off. */
+	d -= t->c->s.overhead;
+	if (d < 0)
+		d = 0;
+	st = &t->c->stats[t->nr];
+	if (!st->calls++ || d < st->min)
+		st->min = d;
+	if (d > st->max)
+		st->max = d;
+	st->time += d;
+	if (ret < 0 && ret >= -4095)
+		st->errors++;
+	t->nr = -1;
+}
+
 static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 {
 	struct cthr *t = utrace_engine_data(e);
-	struct syscall_stats *st;
 	struct utrace_syscall sc;
 	double d;
 
@@ -178,19 +197,7 @@ static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 	} else {
 		d = cpu_time(t, t->src == SRC_PROC_CLOCK) - t->t_entry;
 	}
-	/* -O: what tracing adds to each call, as strace takes it off. */
-	d -= t->c->s.overhead;
-	if (d < 0)
-		d = 0;
-	st = &t->c->stats[t->nr];
-	if (!st->calls++ || d < st->min)
-		st->min = d;
-	if (d > st->max)
-		st->max = d;
-	st->time += d;
-	if (sc.ret < 0 && sc.ret >= -4095)
-		st->errors++;
-	t->nr = -1;
+	count_call(t, d, sc.ret);
 	return utrace_pass(action, UTRACE_RESUME);
 }
 
@@ -538,4 +545,65 @@ void counter_report(const struct counter *c, FILE *f)
 	}
 	fputc('\n', f);
 	fflush(f);
+}
+
+/*
+ * -c/-C through a join (join.c): a thread counted from a queue's records.
+ * Each entry and exit record is held while it is read, so the thread's
+ * CPU time (/proc/TID/schedstat) read then is the one at that stop; with
+ * -w, the records' times (when the serving tracer saw the stops).
+ */
+struct cthr *counter_thread_new(struct counter *c, pid_t tid)
+{
+	struct cthr *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->c = c;
+	t->tid = tid;
+	t->nr = -1;
+	t->schedfd = -1;
+	t->src = SRC_THREAD;
+	return t;
+}
+
+void counter_thread_end(struct cthr *t)
+{
+	if (t)
+		c_release(t);
+}
+
+static double record_time(struct cthr *t, const struct timespec *at)
+{
+	if (t->c->s.wall_clock && at)
+		return (double)at->tv_sec + (double)at->tv_nsec / 1e9;
+	return cpu_time(t, false);
+}
+
+/* The caller counts only the syscalls of the counter's set. */
+void counter_entry(struct cthr *t, long nr, const struct timespec *at)
+{
+	if (nr < 0 || nr >= NR_MAX) {
+		t->nr = -1;
+		return;
+	}
+	t->nr = nr;
+	t->t_entry = record_time(t, at);
+}
+
+void counter_exit(struct cthr *t, long ret, const struct timespec *at)
+{
+	if (t->nr < 0)
+		return;
+	count_call(t, record_time(t, at) - t->t_entry, ret);
+}
+
+void counter_exec(struct cthr *t, pid_t tid)
+{
+	if (t->tid == tid)
+		return;
+	t->tid = tid;
+	if (t->schedfd >= 0)
+		close(t->schedfd);
+	t->schedfd = -1;
 }

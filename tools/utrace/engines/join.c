@@ -27,6 +27,7 @@ struct jthr {
 	struct join *j;
 	pid_t tid, tgid;
 	struct pthr *p;		/* the printer's state */
+	struct cthr *c;		/* the counter's (-c, -C) */
 	bool fresh;		/* no syscall record seen yet */
 	unsigned (*count)[NR_MAX];	/* --inject: per rule, per syscall */
 	bool injected;		/* --inject aborted the current syscall */
@@ -37,6 +38,7 @@ struct jthr {
 struct join {
 	const struct options *o;
 	struct printer *p;	/* NULL: nothing printed */
+	struct counter *c;	/* NULL: nothing counted */
 	struct sink *out;	/* messages */
 	struct utrace_queue *q;
 	pid_t pid;
@@ -79,9 +81,12 @@ static struct jthr *jthr_new(struct join *j, pid_t tid, pid_t tgid)
 		t->count = calloc(MAX_INJECT, sizeof(*t->count));
 	if (j->p)
 		t->p = printer_thread_new(j->p, tid, tgid);
-	if ((o->ninject && !t->count) || (j->p && !t->p)) {
+	if (j->c)
+		t->c = counter_thread_new(j->c, tid);
+	if ((o->ninject && !t->count) || (j->p && !t->p) || (j->c && !t->c)) {
 		if (t->p)
 			printer_thread_end(t->p);
+		counter_thread_end(t->c);
 		free(t->count);
 		free(t);
 		return NULL;
@@ -103,6 +108,7 @@ static void jthr_end(struct join *j, struct jthr *t)
 		}
 	if (t->p)
 		printer_thread_end(t->p);
+	counter_thread_end(t->c);
 	free(t->count);
 	free(t);
 	j->live--;
@@ -156,6 +162,8 @@ static void on_exec(struct join *j, struct jthr *t, pid_t tid, pid_t former)
 	}
 	if (t->p)
 		printer_exec(t->p, tid, former);
+	if (t->c)
+		counter_exec(t->c, tid);
 	t->tid = tid;
 	t->tgid = tid;
 }
@@ -183,6 +191,8 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 		inject_entry(t, ev->syscall.nr, r);
 		if (t->p && traced_nr(o, ev->syscall.nr))
 			printer_entry(t->p, &ev->syscall, jmem_read, t, NULL);
+		if (t->c && traced_nr(o, ev->syscall.nr))
+			counter_entry(t->c, ev->syscall.nr, &ev->time);
 		break;
 	case UTRACE_EVENT(SYSCALL_EXIT):
 		/*
@@ -203,6 +213,9 @@ static void on_record(struct join *j, const struct utrace_event *ev,
 			printer_note(t->p, t->injected ? INJ_NOTE_INJECTED : 0);
 			printer_exit(t->p, &ev->syscall, NULL);
 		}
+		/* A call joined in the middle has no entry: not counted. */
+		if (t->c)
+			counter_exit(t->c, ev->syscall.ret, &ev->time);
 		t->injected = false;
 		break;
 	case UTRACE_EVENT(CLONE):
@@ -286,8 +299,6 @@ static const char *unsupported(const struct options *o)
 {
 	int i;
 
-	if (o->summary || o->summary_only)
-		return "-c/-C";
 	if (o->print.stack_trace)
 		return "-k";
 	if (o->trace_paths.n)
@@ -320,10 +331,11 @@ static void detach_joined(struct join *j)
 	}
 }
 
-int join_trace(const struct options *o, struct printer *p, struct sink *out,
-	       pid_t pid, pid_t tracer_pid, int *sig)
+int join_trace(const struct options *o, struct printer *p,
+	       struct counter *c, struct sink *out, pid_t pid, pid_t tracer_pid,
+	       int *sig)
 {
-	struct join j = { .o = o, .p = p, .out = out, .pid = pid };
+	struct join j = { .o = o, .p = p, .c = c, .out = out, .pid = pid };
 	struct utrace_event ev = { .size = sizeof(ev) };
 	const char *no = unsupported(o);
 	sigset_t set;
