@@ -54,3 +54,10 @@ $(O)/test/unit/tidmap: test/unit/tidmap.c test/harness.h \
 
 # utrace -V prints the Makefile's VERSION.
 $(O)/tools/utrace/options/opts.o: Makefile
+
+# The gdb stub's framing, parsers and peer checks, without ptrace.
+$(O)/test/unit/gdbproto: test/unit/gdbproto.c test/harness.h \
+		$(UTRACE_HDRS) $(UTRACE_ENGINE_OBJS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(DW_CFLAGS) $(ALLCFLAGS) \
+		-o $@ $< $(UTRACE_ENGINE_OBJS) $(STATIC) $(DW_LIBS) $(LDLIBS)

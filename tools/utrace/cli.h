@@ -185,6 +185,7 @@ struct options {
 	const char *user;		/* -u: run the command as this user */
 	int daemonize;			/* -D count: 1 grandchild, 2 pgroup, 3 session */
 	const char *gdb;		/* --gdb=ADDR */
+	bool gdb_any_host;		/* --gdb-any-host: not only loopback */
 	bool no_serve;			/* --no-serve: no joiners */
 };
 

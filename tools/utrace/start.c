@@ -352,7 +352,8 @@ int start(struct cli *cli, int *status)
 	if (o->gdb) {
 		char why[256];
 
-		err = gdbstub_new(cli->tracer, o->gdb, &cli->gdb, why,
+		err = gdbstub_new(cli->tracer, o->gdb, o->gdb_any_host ?
+				  GDBSTUB_ANY_HOST : 0, &cli->gdb, why,
 				  sizeof(why));
 		if (err) {
 			fprintf(stderr, "utrace: --gdb=%s: %s\n", o->gdb, why);

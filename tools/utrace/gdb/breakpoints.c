@@ -60,7 +60,7 @@ void gdb_do_read_mem(struct gdbstub *s, const char *p)
 	char *out;
 	ssize_t n;
 
-	if (!gdb_parse_ulong(&p, &addr) || *p++ != ',' || !gdb_parse_ulong(&p, &len)) {
+	if (!gdb_parse_addr_len(p, &addr, &len)) {
 		gdb_send_error(s, 1);
 		return;
 	}
@@ -70,6 +70,10 @@ void gdb_do_read_mem(struct gdbstub *s, const char *p)
 	}
 	if (len > PKT_MAX / 2 - 8)
 		len = PKT_MAX / 2 - 8;
+	if (len && addr + len - 1 < addr) {
+		gdb_send_error(s, 14);	/* past the end of the address space */
+		return;
+	}
 	buf = malloc(len + 1);
 	out = malloc(2 * len + 1);
 	if (!buf || !out) {
@@ -112,11 +116,20 @@ void gdb_do_write_mem(struct gdbstub *s, const char *p, const char *end,
 			 bool binary)
 {
 	struct gthr *g = gthr_access(s);
-	unsigned long addr, len, i;
+	unsigned long addr, len;
 	unsigned char *buf;
 
-	if (!gdb_parse_ulong(&p, &addr) || *p++ != ',' || !gdb_parse_ulong(&p, &len) ||
-	    *p++ != ':' || len > PKT_MAX) {
+	/*
+	 * ADDR,LEN:DATA with exactly LEN bytes of data (binary, its escapes
+	 * undone when the packet was read) or 2 * LEN hex digits, as
+	 * gdbserver's decode_M_packet and decode_X_packet want: nothing is
+	 * written otherwise.
+	 */
+	if (!gdb_parse_ulong(&p, &addr) || *p++ != ',' ||
+	    !gdb_parse_ulong(&p, &len) || *p++ != ':' || len > PKT_MAX ||
+	    (binary ? (unsigned long)(end - p) != len :
+	     strlen(p) != 2 * len) ||
+	    (len && addr + len - 1 < addr)) {
 		gdb_send_error(s, 1);
 		return;
 	}
@@ -130,14 +143,7 @@ void gdb_do_write_mem(struct gdbstub *s, const char *p, const char *end,
 		return;
 	}
 	if (binary) {
-		/* Escapes were undone when the packet was read. */
-		if ((unsigned long)(end - p) < len) {
-			free(buf);
-			gdb_send_error(s, 1);
-			return;
-		}
-		for (i = 0; i < len; i++)
-			buf[i] = (unsigned char)p[i];
+		memcpy(buf, p, len);
 	} else if (gdb_get_hex(buf, p, len) != (ssize_t)len) {
 		free(buf);
 		gdb_send_error(s, 1);
@@ -176,8 +182,10 @@ void gdb_do_point(struct gdbstub *s, const char *p, bool insert)
 	uint64_t pa[4];
 	int pl[4], n, i, j, free_slots = 0;
 
-	if (!gdb_parse_ulong(&p, &type) || *p++ != ',' || !gdb_parse_ulong(&p, &addr) ||
-	    *p++ != ',' || !gdb_parse_ulong(&p, &kind)) {
+	/* TYPE,ADDR,KIND: no conditions or commands (not offered). */
+	if (!gdb_parse_ulong(&p, &type) || *p++ != ',' ||
+	    !gdb_parse_ulong(&p, &addr) || *p++ != ',' ||
+	    !gdb_parse_ulong(&p, &kind) || *p) {
 		gdb_send_error(s, 1);
 		return;
 	}

@@ -16,6 +16,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -28,7 +29,7 @@
  */
 struct refused {
 	int fd;
-	const char *why;
+	char why[160];
 	double deadline;	/* on the caller's monotonic clock */
 	size_t inlen;
 	char in[512];
@@ -126,7 +127,10 @@ static int gdb_hexval(int c)
 	return -1;
 }
 
-/* Hex digits to bytes; returns the byte count or -1. */
+/*
+ * Exactly 2 * @n hex digits to @n bytes; returns @n, or -1 if any of
+ * them is not a hex digit (the caller checks what follows).
+ */
 ssize_t gdb_get_hex(unsigned char *dst, const char *src, size_t n)
 {
 	size_t i;
@@ -135,7 +139,7 @@ ssize_t gdb_get_hex(unsigned char *dst, const char *src, size_t n)
 		int hi = gdb_hexval(src[2 * i]), lo;
 
 		if (hi < 0)
-			return i ? (ssize_t)i : -1;
+			return -1;
 		lo = gdb_hexval(src[2 * i + 1]);
 		if (lo < 0)
 			return -1;
@@ -144,15 +148,35 @@ ssize_t gdb_get_hex(unsigned char *dst, const char *src, size_t n)
 	return (ssize_t)n;
 }
 
+/*
+ * A hex number, as gdbserver reads one: at least one digit, no sign, no
+ * "0x", no more than 64 bits.  Returns false (and leaves @p) otherwise.
+ */
 bool gdb_parse_ulong(const char **p, unsigned long *v)
 {
-	char *end;
+	const char *q = *p;
+	unsigned long x = 0;
+	int d;
 
-	if (gdb_hexval(**p) < 0)
+	if (gdb_hexval(*q) < 0)
 		return false;
-	*v = strtoul(*p, &end, 16);
-	*p = end;
+	while ((d = gdb_hexval(*q)) >= 0) {
+		if (x >> 60)
+			return false;	/* more than 64 bits */
+		x = x << 4 | (unsigned long)d;
+		q++;
+	}
+	*p = q;
+	*v = x;
 	return true;
+}
+
+/* "ADDR,LEN" and nothing after it. */
+bool gdb_parse_addr_len(const char *p, unsigned long *addr,
+			unsigned long *len)
+{
+	return gdb_parse_ulong(&p, addr) && *p++ == ',' &&
+	       gdb_parse_ulong(&p, len) && !*p;
 }
 
 /* One part of a thread id: hex, "-1" (all, as -1) or "0" (any). */
@@ -165,7 +189,7 @@ static bool parse_id(const char **p, pid_t *v)
 		*v = -1;
 		return true;
 	}
-	if (!gdb_parse_ulong(p, &x))
+	if (!gdb_parse_ulong(p, &x) || x > 0x7fffffff)
 		return false;
 	*v = (pid_t)x;
 	return true;
@@ -199,27 +223,78 @@ void gdb_close_client(struct gdbstub *s)
 		close(s->cfd);
 	s->cfd = -1;
 	s->inlen = 0;
+	s->skip_pkt = false;
+	memset(&s->peer, 0, sizeof(s->peer));
 }
 
-/* Undo '}' escapes and '*' run lengths; returns the new length. */
-static size_t unescape(char *p, size_t n)
+/*
+ * Undo '}' escapes; returns the new length, or -1 for an escape with
+ * nothing after it.  '*' is data: gdb never run-length encodes what it
+ * sends (only replies may be), and gdbserver does not expand it either.
+ */
+ssize_t gdb_unescape(char *p, size_t n)
 {
 	size_t i, j = 0;
 
 	for (i = 0; i < n; i++) {
-		if (p[i] == '}' && i + 1 < n) {
-			p[j++] = (char)(p[++i] ^ 0x20);
-		} else if (p[i] == '*' && j > 0 && i + 1 < n) {
-			int rep = (unsigned char)p[++i] - 29;
-			char c = p[j - 1];
-
-			while (rep-- > 0 && j < i)
-				p[j++] = c;
-		} else {
+		if (p[i] != '}') {
 			p[j++] = p[i];
+			continue;
 		}
+		if (++i == n)
+			return -1;
+		p[j++] = (char)(p[i] ^ 0x20);
 	}
-	return j;
+	return (ssize_t)j;
+}
+
+/*
+ * One packet whose checksum matched: acked, unescaped and served, or
+ * answered E01 when its escapes are broken (gdbserver's
+ * remote_unescape_input refuses the same).
+ */
+static void serve_packet(struct gdbstub *s, const char *data, size_t n)
+{
+	char *pkt;
+	ssize_t len;
+
+	if (!s->noack)
+		gdb_send_raw(s, "+", 1);
+	pkt = malloc(n + 1);
+	if (!pkt) {
+		gdb_send_error(s, 12);
+		return;
+	}
+	memcpy(pkt, data, n);
+	len = gdb_unescape(pkt, n);
+	if (len < 0)
+		gdb_send_error(s, 1);
+	else
+		gdb_handle_packet(s, pkt, (size_t)len);
+	free(pkt);
+}
+
+/*
+ * The rest of a packet too long for the buffer: dropped up to its
+ * checksum, then answered E01 (an error gdb reports, where a '-' would
+ * have it send the same packet again).  Returns where parsing goes on,
+ * or inlen while the end has not come.
+ */
+static size_t skip_overlong(struct gdbstub *s)
+{
+	char *hash = memchr(s->in, '#', s->inlen);
+	size_t end;
+
+	if (!hash)
+		return s->inlen;
+	end = (size_t)(hash - s->in) + 3;
+	if (end > s->inlen)
+		return (size_t)(hash - s->in);	/* the checksum next time */
+	s->skip_pkt = false;
+	if (!s->noack)
+		gdb_send_raw(s, "+", 1);
+	gdb_send_error(s, 1);
+	return end;
 }
 
 /* Frame what came in: acks, Ctrl-C, $data#cs; bad checksums get '-'. */
@@ -227,7 +302,9 @@ void gdb_parse_input(struct gdbstub *s)
 {
 	size_t i = 0;
 
-	while (i < s->inlen && s->cfd >= 0 && s->active) {
+	if (s->skip_pkt)
+		i = skip_overlong(s);
+	while (!s->skip_pkt && i < s->inlen && s->cfd >= 0 && s->active) {
 		char c = s->in[i];
 		char *hash;
 		unsigned cs = 0;
@@ -270,31 +347,24 @@ void gdb_parse_input(struct gdbstub *s)
 			i = (size_t)(hash - s->in) + 3;
 			continue;
 		}
-		if (!s->noack)
-			gdb_send_raw(s, "+", 1);
-		{
-			char *pkt = malloc(n + 1);
-
-			if (pkt) {
-				memcpy(pkt, s->in + i + 1, n);
-				n = unescape(pkt, n);
-				gdb_handle_packet(s, pkt, n);
-				free(pkt);
-			}
-		}
+		serve_packet(s, s->in + i + 1, n);
 		i = (size_t)(hash - s->in) + 3;
 	}
 	if (s->cfd < 0 || !s->active) {
 		s->inlen = 0;
+		s->skip_pkt = false;
 		return;
 	}
 	memmove(s->in, s->in + i, s->inlen - i);
 	s->inlen -= i;
-	if (s->inlen == sizeof(s->in)) {
-		/* No '#' in a full buffer: not a packet gdb would send. */
+	if (s->inlen == sizeof(s->in) && !s->waiting) {
+		/*
+		 * A full buffer that starts a packet with no '#': longer
+		 * than any gdb sends (PacketSize).  The rest is dropped as
+		 * it comes.
+		 */
 		s->inlen = 0;
-		if (!s->noack)
-			gdb_send_raw(s, "-", 1);
+		s->skip_pkt = true;
 	}
 }
 
@@ -317,7 +387,7 @@ void gdb_client_read(struct gdbstub *s)
 /* "$E.utrace: <why>#cs", acked first: the answer to every packet of a refused gdb. */
 static void refused_answer(struct refused *r)
 {
-	char pkt[160];
+	char pkt[200];
 	unsigned cs = 0;
 	size_t i;
 	int n;
@@ -395,14 +465,15 @@ static void refuse(struct gdbstub *s, int fd, const char *why, double now)
 	if (n < REFUSE_MAX)
 		r = calloc(1, sizeof(*r));
 	if (!r) {
-		struct refused tmp = { .fd = fd, .why = why };
+		struct refused tmp = { .fd = fd };
 
+		snprintf(tmp.why, sizeof(tmp.why), "%s", why);
 		refused_answer(&tmp);	/* too many at once: no waiting */
 		close(fd);
 		return;
 	}
 	r->fd = fd;
-	r->why = why;
+	snprintf(r->why, sizeof(r->why), "%s", why);
 	r->deadline = now + REFUSE_SECS;
 	r->next = s->refused;
 	s->refused = r;
@@ -411,9 +482,18 @@ static void refuse(struct gdbstub *s, int fd, const char *why, double now)
 void gdb_accept(struct gdbstub *s, double now)
 {
 	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC), one = 1;
+	char why[160];
 
 	if (fd < 0)
 		return;
+	/*
+	 * Who it is first, against what it would get (the processes held,
+	 * or those the last gdb left): another uid learns nothing more.
+	 */
+	if (!gdb_peer_admit(s, fd, why, sizeof(why))) {
+		refuse(s, fd, why, now);
+		return;
+	}
 	/* The processes the last gdb left, stopped again for this one. */
 	if (s->cfd < 0 && !s->active && s->nreleased)
 		gdb_revive(s);
@@ -428,8 +508,13 @@ void gdb_accept(struct gdbstub *s, double now)
 	s->noack = false;
 	s->intr_pending = false;
 	s->inlen = 0;
-	fprintf(stderr, "utrace: gdb connected to process %d\n",
-		s->procs ? s->procs->pid : 0);
+	if (s->peer.known)
+		fprintf(stderr, "utrace: gdb connected to process %d: %s\n",
+			s->procs ? s->procs->pid : 0, s->peer.name);
+	else
+		fprintf(stderr, "utrace: gdb connected to process %d: %s, "
+			"unchecked (--gdb-any-host)\n",
+			s->procs ? s->procs->pid : 0, s->peer.name);
 }
 
 static int unix_listen(struct gdbstub *s, const char *addr, char *why,
@@ -445,12 +530,23 @@ static int unix_listen(struct gdbstub *s, const char *addr, char *why,
 	}
 	strcpy(un.sun_path, addr);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&un, sizeof(un)) < 0 ||
-	    listen(fd, 4) < 0) {
+	if (fd < 0 || bind(fd, (struct sockaddr *)&un, sizeof(un)) < 0) {
 		err = -errno;
 		snprintf(why, n, "%s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return err;
+	}
+	/*
+	 * Its owner's only, as the sharing socket is, before anyone can
+	 * connect (listen): others are refused by the kernel, and each
+	 * connection's SO_PEERCRED decides the rest (peer.c).
+	 */
+	if (chmod(addr, 0600) < 0 || listen(fd, 4) < 0) {
+		err = -errno;
+		snprintf(why, n, "%s", strerror(errno));
+		close(fd);
+		unlink(addr);
 		return err;
 	}
 	s->upath = strdup(addr);
@@ -511,6 +607,19 @@ int gdb_listen(struct gdbstub *s, const char *addr, char *why, size_t n)
 		snprintf(why, n, "unknown host '%s': %s", host,
 			 gai == EAI_SYSTEM ? strerror(errno) : gai_strerror(gai));
 		return -EADDRNOTAVAIL;
+	}
+	/*
+	 * Only this host's processes reach a loopback address, and the
+	 * kernel tells who each one is (peer.c).  Elsewhere anyone who can
+	 * reach the port gets the program and the files utrace can read.
+	 */
+	if (!s->any_host && !gdb_addr_loopback(ai->ai_addr)) {
+		snprintf(why, n, "'%s' is not a loopback address: anyone who "
+			 "can reach it could debug the program and read the "
+			 "files utrace can read (--gdb-any-host allows it)",
+			 host);
+		freeaddrinfo(ai);
+		return -EPERM;
 	}
 	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
 	if (fd >= 0)

@@ -66,6 +66,13 @@
  * giving the reason until it hangs up, on its own non-blocking socket in
  * the same poll, for REFUSE_SECS at most.
  *
+ * Who may connect (peer.c): a gdb is served only if it could ptrace(2)
+ * every process the stub debugs itself, with its own credentials (from
+ * SO_PEERCRED, or for TCP from NETLINK_SOCK_DIAG and the processes that
+ * hold its socket); vFile works with them too (hostio.c).  Packets are
+ * parsed as strictly as gdbserver parses them: anything malformed is
+ * answered E01 and changes nothing.
+ *
  * Leaving (detach, a client gone, kill): breakpoints and debug registers
  * are taken out while the threads are held, each held record is replied
  * with UTRACE_DETACH (and the signal bits that settle a held signal), the
@@ -107,6 +114,38 @@ enum gev {
 	GEV_VFORK,	/* ev_child */
 	GEV_VFORKDONE,
 	GEV_EXEC,
+};
+
+/* A process's credentials, as /proc/PID/status shows them (peer.c). */
+#define GCRED_NGROUPS	64
+struct gcred {
+	pid_t pid;
+	uid_t uid[4];		/* real, effective, saved, fs */
+	gid_t gid[4];
+	uint64_t cap_eff, cap_prm;
+	gid_t groups[GCRED_NGROUPS];
+	int ngroups;
+	dev_t userns_dev;	/* its user namespace */
+	ino_t userns_ino;
+};
+
+/* What ptrace_may_access() decides from (gdb_may_ptrace). */
+struct gaccess {
+	struct gcred peer, target;
+	bool dumpable;		/* the target */
+	bool cap_over_target;	/* CAP_SYS_PTRACE over the target's namespace */
+	int yama;		/* ptrace_scope, -1: no Yama */
+	bool descendant;	/* the target descends from the peer */
+};
+
+/* Who is connected: every process that holds the other end. */
+#define GPEER_PIDS	4
+struct gpeer {
+	bool known;		/* false: a remote peer, unchecked */
+	struct gcred cred;	/* theirs (all the same) */
+	pid_t pids[GPEER_PIDS];
+	int npids;
+	char name[64];		/* "uid 65534 (pid 123)", for messages */
 };
 
 struct gthr {
@@ -229,6 +268,9 @@ struct gdbstub {
 	int vfd[16];		/* vFile descriptors + 1 (0: free) */
 	bool kick;		/* a queue call waits for a dispatch */
 	struct refused *refused;	/* gdbs being turned away */
+	struct gpeer peer;	/* the connected gdb (peer.c) */
+	bool any_host;		/* --gdb-any-host: remote peers unchecked */
+	bool skip_pkt;		/* discarding an overlong packet up to '#' */
 	/*
 	 * Processes the last gdb left running (it detached or went away):
 	 * the next gdb that connects gets them again, stopped as with -p.
@@ -255,6 +297,9 @@ size_t gdb_put_bin(char *dst, const unsigned char *src, size_t n);
 void gdb_put_hex(char *dst, const unsigned char *src, size_t n);
 ssize_t gdb_get_hex(unsigned char *dst, const char *src, size_t n);
 bool gdb_parse_ulong(const char **p, unsigned long *v);
+bool gdb_parse_addr_len(const char *p, unsigned long *addr,
+			unsigned long *len);
+ssize_t gdb_unescape(char *p, size_t n);
 bool gdb_parse_ptid(const char **p, pid_t *pid, pid_t *tid);
 void gdb_close_client(struct gdbstub *s);
 void gdb_parse_input(struct gdbstub *s);
@@ -333,6 +378,19 @@ void gdb_do_read_mem(struct gdbstub *s, const char *p);
 void gdb_do_write_mem(struct gdbstub *s, const char *p, const char *end,
 			 bool binary);
 void gdb_do_point(struct gdbstub *s, const char *p, bool insert);
+
+/* peer.c: who the connected gdb is, and what it may debug. */
+struct sockaddr;
+int gdb_cred_read(pid_t pid, struct gcred *c);
+int gdb_may_ptrace(const struct gaccess *a);
+int gdb_peer_may(const struct gpeer *pe, pid_t pid, char *why, size_t n);
+bool gdb_addr_loopback(const struct sockaddr *sa);
+int gdb_peer_identify(struct gdbstub *s, int fd, struct gpeer *pe,
+		      char *why, size_t n);
+bool gdb_peer_admit(struct gdbstub *s, int fd, char *why, size_t n);
+int gdb_peer_may_run(struct gdbstub *s, char *why, size_t n);
+void gdb_peer_refuse(struct gdbstub *s, const char *why);
+bool gdb_peer_exec_ok(struct gdbstub *s, struct gproc *p);
 
 /* hostio.c: vFile, gdb reading files through the target. */
 bool gdb_read_file(const char *path, struct sbuf *b);

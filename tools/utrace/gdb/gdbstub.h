@@ -26,14 +26,19 @@ struct gdbstub_host {
 	int (*attach)(void *arg, pid_t pid);
 };
 
+/* gdbstub_new() flags */
+#define GDBSTUB_ANY_HOST	1	/* --gdb-any-host: any address */
+
 /*
  * Listen on @addr (":PORT" or "HOST:PORT", ":0" picks a free port; a
- * string with a '/' is a Unix socket path).  Returns 0 or -errno, and
- * then says in @why what is wrong with @addr (a port out of range, an
- * unknown host, an address in use).  Called before anything is attached
- * or spawned; gdbstub_start() prints "utrace: gdb: listening on ...".
+ * string with a '/' is a Unix socket path, its owner's only).  A host
+ * address that is not a loopback one needs GDBSTUB_ANY_HOST in @flags.
+ * Returns 0 or -errno, and then says in @why what is wrong with @addr
+ * (a port out of range, an unknown host, an address in use).  Called
+ * before anything is attached or spawned; gdbstub_start() prints
+ * "utrace: gdb: listening on ...".
  */
-int gdbstub_new(struct utrace_tracer *t, const char *addr,
+int gdbstub_new(struct utrace_tracer *t, const char *addr, unsigned flags,
 		struct gdbstub **out, char *why, size_t n);
 /*
  * For vRun and vAttach; @argv, the command utrace runs (or NULL), is what

@@ -374,6 +374,9 @@ static void on_exec(struct gdbstub *s, struct gthr *g,
 	}
 	/* A new image: our breakpoints went with the old. */
 	gdb_bps_free(p);
+	/* A set-user-ID one may be more than the peer could debug. */
+	if (!gdb_peer_exec_ok(s, p))
+		return;
 	if (p->wait_exec) {
 		p->wait_exec = false;
 		gthr_event(g, GEV_INIT);

@@ -47,38 +47,50 @@ static void thread_xml(struct gdbstub *s, struct sbuf *b)
 	sb_puts(b, "</threads>\n");
 }
 
+/* Is the qXfer object @obj (up to @end) @name? */
+static bool is_obj(const char *obj, const char *end, const char *name)
+{
+	return (size_t)(end - obj) == strlen(name) &&
+	       !strncmp(obj, name, strlen(name));
+}
+
 /* qXfer:OBJECT:read:ANNEX:OFF,LEN */
 static void do_qxfer(struct gdbstub *s, const char *p)
 {
 	struct sbuf b = { 0 };
-	const char *obj = p + 6, *annex, *q;
+	const char *obj = p + 6, *annex, *q, *rd;
 	unsigned long off, len;
-	char path[64], *reply;
+	char path[64], ann[64], why[160], *reply;
 	size_t n;
 	bool ok = true;
 
-	annex = strstr(obj, ":read:");
-	if (!annex) {
+	rd = strstr(obj, ":read:");
+	if (!rd) {
 		gdb_send_packet(s, "");
 		return;
 	}
-	q = strchr(annex + 6, ':');
-	if (!q) {
+	annex = rd + 6;
+	q = strchr(annex, ':');
+	if (!q || (size_t)(q - annex) >= sizeof(ann) ||
+	    !gdb_parse_addr_len(q + 1, &off, &len)) {
 		gdb_send_error(s, 1);
 		return;
 	}
-	q++;
-	if (!gdb_parse_ulong(&q, &off) || *q++ != ',' || !gdb_parse_ulong(&q, &len)) {
+	memcpy(ann, annex, (size_t)(q - annex));
+	ann[q - annex] = 0;
+	/* Only features and exec-file take an annex (gdbserver's checks). */
+	if (ann[0] && !is_obj(obj, rd, "features") &&
+	    !is_obj(obj, rd, "exec-file")) {
 		gdb_send_error(s, 1);
 		return;
 	}
-	if (!strncmp(obj, "features:", 9)) {
-		if (strncmp(annex + 6, "target.xml:", 11)) {
+	if (is_obj(obj, rd, "features")) {
+		if (strcmp(ann, "target.xml")) {
 			gdb_send_error(s, 0);
 			return;
 		}
 		gdb_target_xml(&b);
-	} else if (!strncmp(obj, "auxv:", 5)) {
+	} else if (is_obj(obj, rd, "auxv")) {
 		struct gthr *g = gthr_access(s);
 
 		ok = g != NULL;
@@ -86,7 +98,7 @@ static void do_qxfer(struct gdbstub *s, const char *p)
 			snprintf(path, sizeof(path), "/proc/%d/auxv", g->p->pid);
 			ok = gdb_read_file(path, &b);
 		}
-	} else if (!strncmp(obj, "siginfo:", 8)) {
+	} else if (is_obj(obj, rd, "siginfo")) {
 		struct gthr *g = gthr_access(s);
 		siginfo_t si;
 
@@ -96,21 +108,30 @@ static void do_qxfer(struct gdbstub *s, const char *p)
 			si = g->si;
 		if (ok)
 			sb_putn(&b, (const char *)&si, sizeof(si));
-	} else if (!strncmp(obj, "threads:", 8)) {
+	} else if (is_obj(obj, rd, "threads")) {
 		thread_xml(s, &b);
-	} else if (!strncmp(obj, "exec-file:", 10)) {
+	} else if (is_obj(obj, rd, "exec-file")) {
 		char exe[4096];
-		ssize_t r;
+		ssize_t r = -1;
 
-		const char *a = annex + 6;
+		const char *a = ann;
 		unsigned long pid = 0;
 		struct gthr *g = gthr_access(s);
 
-		/* The annex names the process; empty: the current one. */
-		if (!gdb_parse_ulong(&a, &pid) && g)
+		/*
+		 * The annex names the process (one gdb may attach to next:
+		 * the peer must be one that could ptrace it); empty: the
+		 * current one.
+		 */
+		if (!ann[0] && g)
 			pid = (unsigned long)g->p->pid;
+		else if (ann[0] && (!gdb_parse_ulong(&a, &pid) || *a ||
+				    pid > 0x7fffffff))
+			pid = 0;
 		snprintf(path, sizeof(path), "/proc/%lu/exe", pid);
-		r = readlink(path, exe, sizeof(exe) - 1);
+		if (pid && gdb_peer_may(&s->peer, (pid_t)pid, why,
+					sizeof(why)) == 0)
+			r = readlink(path, exe, sizeof(exe) - 1);
 		ok = r > 0;
 		if (ok)
 			sb_putn(&b, exe, (size_t)r);
@@ -153,6 +174,7 @@ static void do_vcont(struct gdbstub *s, const char *p)
 	size_t n = nthreads(s), i;
 	struct action *acts = calloc(n + 1, sizeof(*acts));
 	struct gthr *g;
+	bool seen = false;
 
 	if (!acts) {
 		gdb_send_error(s, 12);
@@ -189,9 +211,18 @@ static void do_vcont(struct gdbstub *s, const char *p)
 				return;
 			}
 		}
+		if (*p && *p != ';')
+			break;		/* malformed: below */
 		for (g = s->threads, i = 0; g; g = g->next, i++)
 			if (!acts[i].a && gthr_ptid_match(g, pid, tid))
 				acts[i] = a;
+		seen = true;
+	}
+	if (*p || !seen) {
+		/* Nothing resumes on a packet that does not parse whole. */
+		free(acts);
+		gdb_send_error(s, 1);
+		return;
 	}
 	gdb_resume(s, acts, n);
 	free(acts);
@@ -200,25 +231,31 @@ static void do_vcont(struct gdbstub *s, const char *p)
 static void do_old_resume(struct gdbstub *s, const char *p)
 {
 	size_t n = nthreads(s), i;
-	struct action *acts = calloc(n + 1, sizeof(*acts));
-	unsigned long sig = 0, addr;
+	struct action *acts;
+	unsigned long sig = 0, addr = 0;
+	bool has_addr = false;
 	char c = *p++;
 	struct gthr *g;
 
+	/* c[ADDR], s[ADDR], CSIG[;ADDR], SSIG[;ADDR], and nothing more. */
+	if (c == 'C' || c == 'S') {
+		if (!gdb_parse_ulong(&p, &sig))
+			goto bad;
+		if (*p == ';' && !*++p)
+			goto bad;	/* a ';' and no address */
+	}
+	if (*p) {
+		if (!gdb_parse_ulong(&p, &addr) || *p)
+			goto bad;
+		has_addr = true;
+	}
+	acts = calloc(n + 1, sizeof(*acts));
 	if (!acts) {
 		gdb_send_error(s, 12);
 		return;
 	}
-	if (c == 'C' || c == 'S') {
-		gdb_parse_ulong(&p, &sig);
-		if (*p == ';')
-			p++;
-	}
-	if (gdb_parse_ulong(&p, &addr)) {
-		g = gthr_access(s);
-		if (g)
-			gthr_set_pc(g, addr);
-	}
+	if (has_addr && (g = gthr_access(s)))
+		gthr_set_pc(g, addr);
 	for (g = s->threads, i = 0; g; g = g->next, i++) {
 		acts[i].a = 'c';
 		if (g->tid == s->gtid || (!s->gtid && g->tid == s->last_tid)) {
@@ -228,22 +265,43 @@ static void do_old_resume(struct gdbstub *s, const char *p)
 	}
 	gdb_resume(s, acts, n);
 	free(acts);
+	return;
+bad:
+	gdb_send_error(s, 1);
+}
+
+/*
+ * QPassSignals:SIG[;SIG]... (may be empty): into @pass, false when
+ * malformed.  QProgramSignals has the same syntax.
+ */
+static bool parse_signals(const char *p, bool pass[65])
+{
+	unsigned long v;
+
+	memset(pass, 0, 65 * sizeof(pass[0]));
+	while (*p) {
+		int sig;
+
+		if (!gdb_parse_ulong(&p, &v) || v > 0xff)
+			return false;
+		sig = gdb_sig_from((int)v);
+		if (sig)
+			pass[sig] = true;
+		if (*p && *p++ != ';')
+			return false;	/* (gdb may end the list with ';') */
+	}
+	return true;
 }
 
 static void do_pass_signals(struct gdbstub *s, const char *p)
 {
-	unsigned long v;
+	bool pass[65];
 
-	memset(s->pass, 0, sizeof(s->pass));
-	while (gdb_parse_ulong(&p, &v)) {
-		int sig = gdb_sig_from((int)v);
-
-		if (sig)
-			s->pass[sig] = true;
-		if (*p != ';')
-			break;
-		p++;
+	if (!parse_signals(p, pass)) {
+		gdb_send_error(s, 1);
+		return;
 	}
+	memcpy(s->pass, pass, sizeof(s->pass));
 	gdb_send_packet(s, "OK");
 }
 
@@ -254,7 +312,7 @@ static void do_catch_syscalls(struct gdbstub *s, const char *p)
 	long *nrs = NULL;
 	size_t n = 0;
 
-	if (*p == '0') {
+	if (*p == '0' && !p[1]) {
 		s->catch_on = false;
 	} else if (*p == '1') {
 		p++;
@@ -275,6 +333,11 @@ static void do_catch_syscalls(struct gdbstub *s, const char *p)
 			}
 			nrs = q;
 			nrs[n++] = (long)v;
+		}
+		if (*p) {
+			free(nrs);
+			gdb_send_error(s, 1);
+			return;
 		}
 		s->catch_on = true;
 		s->catch_any = n == 0;
@@ -386,7 +449,11 @@ static void do_detach(struct gdbstub *s, const char *q)
 	unsigned long pid;
 	bool others = false;
 
-	if (*q != ';') {
+	if (*q && *q != ';') {
+		gdb_send_error(s, 1);
+		return;
+	}
+	if (!*q) {
 		gdb_send_packet(s, "OK");
 		for (p = s->procs; p; p = p->next)
 			if (p->active)
@@ -396,8 +463,8 @@ static void do_detach(struct gdbstub *s, const char *q)
 		return;
 	}
 	q++;
-	if (!gdb_parse_ulong(&q, &pid) || !(p = gproc_find(s, (pid_t)pid)) ||
-	    !p->active) {
+	if (!gdb_parse_ulong(&q, &pid) || *q ||
+	    !(p = gproc_find(s, (pid_t)pid)) || !p->active) {
 		gdb_send_error(s, 1);
 		return;
 	}
@@ -420,7 +487,7 @@ static char *unhex_arg(const char **p)
 	char *a = malloc(n / 2 + 1);
 
 	if (!a || n % 2 || gdb_get_hex((unsigned char *)a, *p, n / 2) !=
-	    (ssize_t)(n / 2)) {
+	    (ssize_t)(n / 2) || memchr(a, 0, n / 2)) {
 		free(a);
 		return NULL;
 	}
@@ -445,10 +512,14 @@ static void argv_free(char **v)
  */
 static void do_run(struct gdbstub *s, const char *p)
 {
-	char **argv = NULL, **v;
+	char **argv = NULL, **v, why[200];
 	size_t n = 0, i;
 	pid_t pid;
 
+	if (gdb_peer_may_run(s, why, sizeof(why))) {
+		gdb_peer_refuse(s, why);
+		return;
+	}
 	while (*p || n == 0) {
 		char *a = unhex_arg(&p);
 
@@ -525,10 +596,18 @@ static void do_attach(struct gdbstub *s, const char *q)
 {
 	unsigned long pid;
 	struct gproc *p;
+	char why[200];
 	int err;
 
-	if (!gdb_parse_ulong(&q, &pid) || !pid || gproc_find(s, (pid_t)pid)) {
+	if (!gdb_parse_ulong(&q, &pid) || *q || !pid || pid > 0x7fffffff ||
+	    gproc_find(s, (pid_t)pid)) {
 		gdb_send_error(s, 1);
+		return;
+	}
+	/* What the peer could attach to itself, and nothing else. */
+	err = gdb_peer_may(&s->peer, (pid_t)pid, why, sizeof(why));
+	if (err == -EPERM) {
+		gdb_peer_refuse(s, why);
 		return;
 	}
 	if (!s->host || !s->host->attach) {
@@ -567,7 +646,7 @@ static void do_set_thread(struct gdbstub *s, const char *q)
 	struct gthr *g;
 	pid_t pid, tid;
 
-	if (!gdb_parse_ptid(&q, &pid, &tid)) {
+	if (!gdb_parse_ptid(&q, &pid, &tid) || *q) {
 		gdb_send_error(s, 1);
 		return;
 	}
@@ -590,13 +669,24 @@ static void do_set_thread(struct gdbstub *s, const char *q)
 	gdb_send_packet(s, "OK");
 }
 
+/* Hc and the other H ops: a thread id that parses, then OK. */
+static void do_thread_op(struct gdbstub *s, const char *q)
+{
+	pid_t pid, tid;
+
+	if (!*q++ || !gdb_parse_ptid(&q, &pid, &tid) || *q)
+		gdb_send_error(s, 1);
+	else
+		gdb_send_packet(s, "OK");
+}
+
 /* T: is the thread alive? */
 static void do_thread_alive(struct gdbstub *s, const char *q)
 {
 	struct gthr *g;
 	pid_t pid, tid;
 
-	g = gdb_parse_ptid(&q, &pid, &tid) ? gthr_live(s, tid) : NULL;
+	g = gdb_parse_ptid(&q, &pid, &tid) && !*q ? gthr_live(s, tid) : NULL;
 	gdb_send_packet(s, g && gthr_ptid_match(g, pid, tid) ? "OK" : "E01");
 }
 
@@ -606,10 +696,18 @@ static void do_attached(struct gdbstub *s, const char *q)
 	unsigned long pid = 0;
 	struct gproc *pr;
 
-	if (*q == ':')
+	if (*q == ':') {
 		q++;
-	if (!gdb_parse_ulong(&q, &pid))
+		if (!gdb_parse_ulong(&q, &pid) || *q) {
+			gdb_send_error(s, 1);
+			return;
+		}
+	} else if (*q) {
+		gdb_send_packet(s, "");		/* qAttachedXYZ: unknown */
+		return;
+	} else {
 		pid = (unsigned long)s->last_pid;
+	}
 	pr = gproc_find(s, (pid_t)pid);
 	if (pr && pr->active)
 		gdb_send_packet(s, pr->attached ? "1" : "0");
@@ -637,7 +735,7 @@ static void do_current_thread(struct gdbstub *s)
 /* q and Q: general queries and settings. */
 static void handle_query(struct gdbstub *s, const char *p)
 {
-	if (!strncmp(p, "qSupported", 10)) {
+	if (!strncmp(p, "qSupported", 10) && (!p[10] || p[10] == ':')) {
 		do_supported(s, p + 10);
 	} else if (!strcmp(p, "QStartNoAckMode")) {
 		gdb_send_packet(s, "OK");
@@ -657,14 +755,20 @@ static void handle_query(struct gdbstub *s, const char *p)
 	} else if (!strncmp(p, "QPassSignals:", 13)) {
 		do_pass_signals(s, p + 13);
 	} else if (!strncmp(p, "QDisableRandomization:", 22)) {
-		if (p[22] == '0' || p[22] == '1') {
+		if ((p[22] == '0' || p[22] == '1') && !p[23]) {
 			s->no_aslr = p[22] == '1';
 			gdb_send_packet(s, "OK");
 		} else {
 			gdb_send_error(s, 1);
 		}
 	} else if (!strncmp(p, "QProgramSignals:", 16)) {
-		gdb_send_packet(s, "OK");
+		bool sigs[65];
+
+		/* Signals the program sends itself: all pass here anyway. */
+		if (parse_signals(p + 16, sigs))
+			gdb_send_packet(s, "OK");
+		else
+			gdb_send_error(s, 1);
 	} else if (!strncmp(p, "QCatchSyscalls:", 15)) {
 		do_catch_syscalls(s, p + 15);
 	} else {
@@ -686,7 +790,7 @@ static void handle_v(struct gdbstub *s, const char *p)
 		gdb_do_vfile(s, p + 6);
 	} else if (!strncmp(p, "vKill;", 6)) {
 		q = p + 6;
-		if (gdb_parse_ulong(&q, &pid))
+		if (gdb_parse_ulong(&q, &pid) && !*q)
 			do_kill(s, (pid_t)pid, true);
 		else
 			gdb_send_error(s, 1);
@@ -705,6 +809,11 @@ void gdb_handle_packet(struct gdbstub *s, char *p, size_t len)
 	char *end = p + len;
 
 	p[len] = 0;
+	/* Text packets end at their end: a NUL inside is not gdb's. */
+	if (p[0] != 'X' && memchr(p, 0, len)) {
+		gdb_send_error(s, 1);
+		return;
+	}
 	switch (p[0]) {
 	case '?':
 		gdb_send_packet(s, s->stopreply[0] ? s->stopreply : "W00");
@@ -744,7 +853,7 @@ void gdb_handle_packet(struct gdbstub *s, char *p, size_t len)
 		if (p[1] == 'g')
 			do_set_thread(s, p + 2);
 		else
-			gdb_send_packet(s, "OK");
+			do_thread_op(s, p + 1);
 		break;
 	case 'T':
 		do_thread_alive(s, p + 1);
@@ -875,8 +984,8 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 	return err < 0 ? err : r;
 }
 
-static int stub_new(const char *addr, struct gdbstub **out, char *why,
-		    size_t n)
+static int stub_new(const char *addr, unsigned flags, struct gdbstub **out,
+		    char *why, size_t n)
 {
 	struct gdbstub *s = calloc(1, sizeof(*s));
 	int err;
@@ -886,6 +995,7 @@ static int stub_new(const char *addr, struct gdbstub **out, char *why,
 		return -ENOMEM;
 	}
 	s->lfd = s->cfd = -1;
+	s->any_host = flags & GDBSTUB_ANY_HOST;
 	err = gdb_listen(s, addr, why, n);
 	if (err) {
 		free(s);
@@ -895,7 +1005,7 @@ static int stub_new(const char *addr, struct gdbstub **out, char *why,
 	return 0;
 }
 
-int gdbstub_new(struct utrace_tracer *t, const char *addr,
+int gdbstub_new(struct utrace_tracer *t, const char *addr, unsigned flags,
 		struct gdbstub **out, char *why, size_t n)
 {
 	struct utrace_queue *q;
@@ -905,7 +1015,7 @@ int gdbstub_new(struct utrace_tracer *t, const char *addr,
 		snprintf(why, n, "%s", strerror(-err));
 		return err;
 	}
-	err = stub_new(addr, out, why, n);
+	err = stub_new(addr, flags, out, why, n);
 	if (err) {
 		utrace_queue_free(q);
 		return err;

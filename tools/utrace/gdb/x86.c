@@ -480,13 +480,35 @@ void gdb_do_read_regs(struct gdbstub *s)
 	free(rs);
 }
 
+/*
+ * How many registers a G packet's @hex gives: whole registers from the
+ * first on, in hex digits only; -1 when anything else (gdbserver's
+ * registers_from_string refuses bad hex; a short packet writes what
+ * it gives).
+ */
+static int g_packet_regs(const char *hex)
+{
+	size_t len = strlen(hex), off = 0;
+	int n;
+
+	for (n = 0; n < NREGS && off < len; n++)
+		off += 2 * (size_t)reg_size(n);
+	if (off != len || strspn(hex, "0123456789abcdefABCDEF") != len)
+		return -1;
+	return n;
+}
+
 void gdb_do_write_regs(struct gdbstub *s, const char *hex)
 {
 	struct gthr *g = gthr_access(s);
 	struct regset *rs;
 	unsigned char v[16];
-	int n, what = 0;
+	int n, what = 0, nregs = g_packet_regs(hex);
 
+	if (nregs <= 0) {
+		gdb_send_error(s, 1);
+		return;
+	}
 	if (!g) {
 		gdb_send_error(s, 1);
 		return;
@@ -497,11 +519,10 @@ void gdb_do_write_regs(struct gdbstub *s, const char *hex)
 		gdb_send_error(s, 1);
 		return;
 	}
-	for (n = 0; n < NREGS && *hex; n++) {
+	for (n = 0; n < nregs; n++) {
 		int sz = reg_size(n);
 
-		if (gdb_get_hex(v, hex, (size_t)sz) != sz)
-			break;
+		gdb_get_hex(v, hex, (size_t)sz);	/* checked above */
 		hex += 2 * sz;
 		what |= reg_put(rs, n, v);
 	}
@@ -519,12 +540,17 @@ void gdb_do_reg(struct gdbstub *s, const char *p, bool write)
 	unsigned long n;
 	int what;
 
-	if (!gdb_parse_ulong(&p, &n) || (write && *p++ != '=')) {
+	/* pN, or PN=VALUE with exactly the register's size in hex. */
+	if (!gdb_parse_ulong(&p, &n) || (write ? *p++ != '=' : *p != 0)) {
 		gdb_send_error(s, 1);
 		return;
 	}
 	if (n >= NREGS) {
 		gdb_send_error(s, 0);
+		return;
+	}
+	if (write && strlen(p) != 2 * (size_t)reg_size((int)n)) {
+		gdb_send_error(s, 1);
 		return;
 	}
 	if (!g) {

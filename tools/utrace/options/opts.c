@@ -132,7 +132,7 @@ enum {
 	OPT_STATUS, OPT_FF, OPT_QUIET, OPT_DECODE_FDS, OPT_SECCOMP,
 	OPT_ABS_TS, OPT_REL_TS, OPT_SC_TIMES, OPT_DECODE_PIDS, OPT_DAEMONIZE,
 	OPT_PIDNS, OPT_TIPS, OPT_VERBOSE, OPT_RAW, OPT_KVM,
-	OPT_GDB = 0x7900, OPT_NO_SERVE,
+	OPT_GDB = 0x7900, OPT_NO_SERVE, OPT_GDB_ANY_HOST,
 };
 
 /*
@@ -433,6 +433,7 @@ int parse_options(struct options *o, int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "gdb", required_argument, NULL, OPT_GDB },
+		{ "gdb-any-host", no_argument, NULL, OPT_GDB_ANY_HOST },
 		{ "no-serve", no_argument, NULL, OPT_NO_SERVE },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -585,6 +586,7 @@ int parse_options(struct options *o, int argc, char **argv)
 		case OPT_JSON: o->print.json = true; break;
 		case OPT_TIMELINE: o->timeline = optarg; break;
 		case OPT_GDB: o->gdb = optarg; break;
+		case OPT_GDB_ANY_HOST: o->gdb_any_host = true; break;
 		case OPT_NO_SERVE: o->no_serve = true; break;
 		case 'V':
 			printf("utrace -- version %s (libutrace API %d)\n",
@@ -699,6 +701,8 @@ int parse_options(struct options *o, int argc, char **argv)
 		o->intr = 4;
 	if (o->gdb && !*o->gdb)
 		opt_die("--gdb needs an address: :PORT, HOST:PORT or a socket path");
+	if (o->gdb_any_host && !o->gdb)
+		opt_die("--gdb-any-host goes with --gdb=HOST:PORT");
 	/*
 	 * strace: "-o FILE PROG" implies -q unless a quiet set was given,
 	 * and makes SIGINT, SIGQUIT, SIGTERM, SIGHUP and SIGPIPE harmless.
