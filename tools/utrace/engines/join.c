@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "util/tidmap.h"
 
 struct jthr {
 	struct join *j;
@@ -32,7 +33,6 @@ struct jthr {
 	unsigned (*count)[NR_MAX];	/* --inject: per rule, per syscall */
 	bool injected;		/* --inject aborted the current syscall */
 	long inj_ret;		/* with this return value */
-	struct jthr *next;
 };
 
 struct join {
@@ -42,7 +42,7 @@ struct join {
 	struct sink *out;	/* messages */
 	struct utrace_queue *q;
 	pid_t pid;
-	struct jthr *threads;
+	struct tidmap threads;	/* tid -> struct jthr */
 	int live;
 };
 
@@ -58,12 +58,17 @@ static ssize_t jmem_read(void *ctx, uint64_t addr, void *buf, size_t len)
 
 static struct jthr *jthr_find(struct join *j, pid_t tid)
 {
-	struct jthr *t;
+	return tidmap_get(&j->threads, tid);
+}
 
-	for (t = j->threads; t; t = t->next)
-		if (t->tid == tid)
-			return t;
-	return NULL;
+static void jthr_free(struct join *j, struct jthr *t)
+{
+	if (t->p)
+		printer_thread_end(t->p);
+	counter_thread_end(t->c);
+	free(t->count);
+	free(t);
+	j->live--;
 }
 
 static struct jthr *jthr_new(struct join *j, pid_t tid, pid_t tgid)
@@ -83,35 +88,20 @@ static struct jthr *jthr_new(struct join *j, pid_t tid, pid_t tgid)
 		t->p = printer_thread_new(j->p, tid, tgid);
 	if (j->c)
 		t->c = counter_thread_new(j->c, tid);
-	if ((o->ninject && !t->count) || (j->p && !t->p) || (j->c && !t->c)) {
-		if (t->p)
-			printer_thread_end(t->p);
-		counter_thread_end(t->c);
-		free(t->count);
-		free(t);
+	j->live++;
+	if ((o->ninject && !t->count) || (j->p && !t->p) ||
+	    (j->c && !t->c) || tidmap_put(&j->threads, tid, t)) {
+		jthr_free(j, t);
 		return NULL;
 	}
-	t->next = j->threads;
-	j->threads = t;
-	j->live++;
 	return t;
 }
 
 static void jthr_end(struct join *j, struct jthr *t)
 {
-	struct jthr **pp;
-
-	for (pp = &j->threads; *pp; pp = &(*pp)->next)
-		if (*pp == t) {
-			*pp = t->next;
-			break;
-		}
-	if (t->p)
-		printer_thread_end(t->p);
-	counter_thread_end(t->c);
-	free(t->count);
-	free(t);
-	j->live--;
+	if (tidmap_get(&j->threads, t->tid) == t)
+		tidmap_del(&j->threads, t->tid);
+	jthr_free(j, t);
 }
 
 static bool traced_nr(const struct options *o, long nr)
@@ -164,7 +154,15 @@ static void on_exec(struct join *j, struct jthr *t, pid_t tid, pid_t former)
 		printer_exec(t->p, tid, former);
 	if (t->c)
 		counter_exec(t->c, tid);
-	t->tid = tid;
+	if (t->tid != tid) {
+		tidmap_del(&j->threads, t->tid);
+		t->tid = tid;
+		/* Failing, the thread's records make a new state. */
+		if (tidmap_put(&j->threads, tid, t)) {
+			jthr_free(j, t);
+			return;
+		}
+	}
 	t->tgid = tid;
 }
 
@@ -316,19 +314,28 @@ static const char *unsupported(const struct options *o)
 	return NULL;
 }
 
-static void detach_joined(struct join *j)
+/* tidmap_filter: a thread interrupted (SIGINT...) is detached. */
+static bool detach_one(pid_t tid, void *v, void *arg)
 {
+	struct join *j = arg;
 	const struct options *o = j->o;
-	struct jthr *t;
 
-	for (t = j->threads; t; t = t->next) {
-		if (!(o->print.quiet & Q_ATTACH) && !o->print.json) {
-			fflush(sink_file(j->out));
-			fprintf(stderr, "utrace: Process %d detached\n", t->tid);
-		}
-		if (j->p)
-			printer_detach(j->p, t->tid);
+	(void)v;
+	if (!(o->print.quiet & Q_ATTACH) && !o->print.json) {
+		fflush(sink_file(j->out));
+		fprintf(stderr, "utrace: Process %d detached\n", tid);
 	}
+	if (j->p)
+		printer_detach(j->p, tid);
+	return false;
+}
+
+/* tidmap_filter: the trace's end; every thread's state goes. */
+static bool end_one(pid_t tid, void *v, void *arg)
+{
+	(void)tid;
+	jthr_free(arg, v);
+	return true;
 }
 
 int join_trace(const struct options *o, struct printer *p,
@@ -422,11 +429,11 @@ int join_trace(const struct options *o, struct printer *p,
 		sink_msg(out, "the tracer of process %d (process %d) ended; "
 			 "so does this trace", pid, tracer_pid);
 	if (*sig)
-		detach_joined(&j);
+		tidmap_filter(&j.threads, detach_one, &j);
 	/* Threads we held run on; nothing is left stopped by us. */
 	utrace_queue_free(j.q);
-	while (j.threads)
-		jthr_end(&j, j.threads);
+	tidmap_filter(&j.threads, end_one, &j);
+	tidmap_clear(&j.threads);
 	if (sfd >= 0)
 		close(sfd);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
