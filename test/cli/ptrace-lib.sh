@@ -1,7 +1,8 @@
 #!/bin/sh
-# The library's own tests, traced: each test/lib program runs under
-# utrace -f -o /dev/null, so libutrace traces its tracees while itself
-# traced by libutrace (the ptrace emulation, utrace(7)).  Checks of what
+# The library's own tests, traced: each test/lib program (but those of the
+# record path, lib/record*) runs under utrace -f -o /dev/null, so
+# libutrace traces its tracees while itself traced by libutrace (the
+# ptrace emulation, utrace(7)).  Checks of what
 # only the kernel writes in /proc (TracerPid, the 'T' of a group stop) and
 # of not being traced at all end as visible SKIPs (tlib.h); the rest pass.
 # A failure is a failure: no program is run twice.
@@ -9,8 +10,8 @@
 # The programs run two at a time (UTRACE_TEST_JOBS, 2 by default: most of
 # their time is spent stopped, each waiting for ptrace stops of the other
 # side), the longest first, and are reported in the order below, each with
-# its wall time as a "# time" comment.  Nested, the 19 programs took about
-# 3.5 minutes one at a time plain on 2 CPUs; the runner's limit for this
+# its wall time as a "# time" comment.  Nested, 19 of these programs took
+# about 3.5 minutes one at a time plain on 2 CPUs; the runner's limit for this
 # script, and each program's, are longer than the usual 600 s for the
 # sanitizers.
 # test-timeout: 3600
@@ -33,10 +34,11 @@ export TEST_TIMEOUT_SCALE
 # list, from their times in a plain run), so that the two lanes end close
 # together.
 progs="order sig sigcorner syscall stress attach control filter \
-       filter_equiv sigkill teardown regset events step jctl remote \
-       spawn tracer queue"
+       filter_equiv follow sigkill teardown regset events step jctl remote \
+       spawn tracer queue queue_accept queue_gdb"
 start="queue remote jctl sigcorner teardown events control sigkill order \
-       tracer sig attach syscall spawn step filter stress filter_equiv regset"
+       tracer sig attach syscall spawn step queue_gdb filter stress \
+       filter_equiv queue_accept follow regset"
 
 # One program, nested: its output, exit status and wall time in $tmp.
 nested() {	# name

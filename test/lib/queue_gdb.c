@@ -822,7 +822,7 @@ static int printer_lines(uint32_t sa)
 			fclose(c);
 		}
 		/* Before it serves: -ECONNREFUSED; anything else fails. */
-		if (tracee > 0 && t_tracer_pid_raw(tracee) == u &&
+		if (tracee > 0 && t_tracer_pid(tracee) == u &&
 		    (err = utrace_queue_connect(tracee, &q)) != -ECONNREFUSED)
 			break;
 		usleep(10000);
