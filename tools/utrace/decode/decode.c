@@ -73,6 +73,17 @@ bool out_ok(struct dec_ctx *c, unsigned long addr)
 	return true;
 }
 
+bool dec_read_out(struct dec_ctx *c, unsigned long addr, void *buf,
+		  size_t len)
+{
+	if (!out_ok(c, addr))
+		return false;
+	if (dec_read(c, addr, buf, len))
+		return true;
+	dec_ptr(c, addr);
+	return false;
+}
+
 bool dec_array_cut(struct dec_ctx *c, unsigned long i)
 {
 	if (c->no_abbrev || i < (unsigned long)c->strsize)

@@ -253,12 +253,8 @@ void put_fd_pair(struct dec_ctx *c, unsigned long addr)
 {
 	int fds[2];
 
-	if (!out_ok(c, addr))
+	if (!dec_read_out(c, addr, fds, sizeof(fds)))
 		return;
-	if (!dec_read(c, addr, fds, sizeof(fds))) {
-		dec_ptr(c, addr);
-		return;
-	}
 	dec_puts(c, "[");
 	dec_fd(c, fds[0]);
 	dec_puts(c, ", ");

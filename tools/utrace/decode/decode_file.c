@@ -58,12 +58,8 @@ static void dec_stat(struct dec_ctx *c, unsigned long addr)
 {
 	struct stat st;
 
-	if (!out_ok(c, addr))
+	if (!dec_read_out(c, addr, &st, sizeof(st)))
 		return;
-	if (!dec_read(c, addr, &st, sizeof(st))) {
-		dec_ptr(c, addr);
-		return;
-	}
 	dec_puts(c, "{");
 	if (c->no_abbrev) {
 		dec_puts(c, "st_dev=");
@@ -158,12 +154,8 @@ static void dec_statx(struct dec_ctx *c, unsigned long addr)
 {
 	struct statx st;
 
-	if (!out_ok(c, addr))
+	if (!dec_read_out(c, addr, &st, sizeof(st)))
 		return;
-	if (!dec_read(c, addr, &st, sizeof(st))) {
-		dec_ptr(c, addr);
-		return;
-	}
 	if (c->no_abbrev) {
 		put_statx_full(c, &st);
 		return;
@@ -702,12 +694,8 @@ bool d_statfs(struct dec_ctx *c)
 		SEP();
 		return false;
 	}
-	if (!out_ok(c, addr))
+	if (!dec_read_out(c, addr, &sf, sizeof(sf)))
 		return true;
-	if (!dec_read(c, addr, &sf, sizeof(sf))) {
-		dec_ptr(c, addr);
-		return true;
-	}
 	fs = xlat_name(xlat_fsmagic, (unsigned long)sf.f_type);
 	if (fs)
 		dec_printf(c, "{f_type=%s", fs);

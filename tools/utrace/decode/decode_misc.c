@@ -30,39 +30,33 @@ bool d_restart_syscall(struct dec_ctx *c)
 	return true;
 }
 
+/* One of struct utsname's fields: ", name=" (prefix) and its string. */
+static void uts_field(struct dec_ctx *c, const char *prefix, const char *s,
+		      size_t n)
+{
+	dec_puts(c, prefix);
+	dec_quote(c->out, c->hexstr, (const unsigned char *)s, n,
+		  QUOTE_0_TERMINATED);
+}
+
 bool d_uname(struct dec_ctx *c)
 {
 	struct utsname u;
 
 	if (!c->exiting)
 		return false;
-	if (!out_ok(c, A(0)))
+	if (!dec_read_out(c, A(0), &u, sizeof(u)))
 		return true;
-	if (!dec_read(c, A(0), &u, sizeof(u))) {
-		dec_ptr(c, A(0));
-		return true;
-	}
-	dec_puts(c, "{sysname=");
-	dec_quote(c->out, c->hexstr, (unsigned char *)u.sysname, sizeof(u.sysname), QUOTE_0_TERMINATED);
-	dec_puts(c, ", nodename=");
-	dec_quote(c->out, c->hexstr, (unsigned char *)u.nodename, sizeof(u.nodename),
-		   QUOTE_0_TERMINATED);
+	uts_field(c, "{sysname=", u.sysname, sizeof(u.sysname));
+	uts_field(c, ", nodename=", u.nodename, sizeof(u.nodename));
 	if (!c->no_abbrev) {
 		dec_puts(c, ", ...}");
 		return true;
 	}
-	dec_puts(c, ", release=");
-	dec_quote(c->out, c->hexstr, (unsigned char *)u.release, sizeof(u.release),
-		   QUOTE_0_TERMINATED);
-	dec_puts(c, ", version=");
-	dec_quote(c->out, c->hexstr, (unsigned char *)u.version, sizeof(u.version),
-		   QUOTE_0_TERMINATED);
-	dec_puts(c, ", machine=");
-	dec_quote(c->out, c->hexstr, (unsigned char *)u.machine, sizeof(u.machine),
-		   QUOTE_0_TERMINATED);
-	dec_puts(c, ", domainname=");
-	dec_quote(c->out, c->hexstr, (unsigned char *)u.domainname,
-		   sizeof(u.domainname), QUOTE_0_TERMINATED);
+	uts_field(c, ", release=", u.release, sizeof(u.release));
+	uts_field(c, ", version=", u.version, sizeof(u.version));
+	uts_field(c, ", machine=", u.machine, sizeof(u.machine));
+	uts_field(c, ", domainname=", u.domainname, sizeof(u.domainname));
 	dec_puts(c, "}");
 	return true;
 }
@@ -73,12 +67,8 @@ bool d_sysinfo(struct dec_ctx *c)
 
 	if (!c->exiting)
 		return false;
-	if (!out_ok(c, A(0)))
+	if (!dec_read_out(c, A(0), &si, sizeof(si)))
 		return true;
-	if (!dec_read(c, A(0), &si, sizeof(si))) {
-		dec_ptr(c, A(0));
-		return true;
-	}
 	dec_printf(c, "{uptime=%ld, loads=[%lu, %lu, %lu], totalram=%lu, "
 		   "freeram=%lu, sharedram=%lu, bufferram=%lu, totalswap=%lu, "
 		   "freeswap=%lu, procs=%u, totalhigh=%lu, freehigh=%lu, "
@@ -416,12 +406,8 @@ bool d_seccomp(struct dec_ctx *c)
 		struct seccomp_notif_sizes sz;
 
 		/* Only GET_NOTIF_SIZES comes back. */
-		if (!out_ok(c, A(2)))
+		if (!dec_read_out(c, A(2), &sz, sizeof(sz)))
 			return true;
-		if (!dec_read(c, A(2), &sz, sizeof(sz))) {
-			dec_ptr(c, A(2));
-			return true;
-		}
 		dec_printf(c, "{seccomp_notif=%u, seccomp_notif_resp=%u, "
 			   "seccomp_data=%u}", sz.seccomp_notif,
 			   sz.seccomp_notif_resp, sz.seccomp_data);

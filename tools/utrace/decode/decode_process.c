@@ -246,12 +246,8 @@ static void put_rusage(struct dec_ctx *c, unsigned long addr)
 {
 	struct rusage ru;
 
-	if (!out_ok(c, addr))
+	if (!dec_read_out(c, addr, &ru, sizeof(ru)))
 		return;
-	if (!dec_read(c, addr, &ru, sizeof(ru))) {
-		dec_ptr(c, addr);
-		return;
-	}
 	dec_puts(c, "{ru_utime=");
 	put_timeval(c, &ru.ru_utime);
 	dec_puts(c, ", ru_stime=");
@@ -408,12 +404,8 @@ bool d_times(struct dec_ctx *c)
 
 	if (!c->exiting)
 		return false;
-	if (!out_ok(c, A(0)))
+	if (!dec_read_out(c, A(0), &t, sizeof(t)))
 		return true;
-	if (!dec_read(c, A(0), &t, sizeof(t))) {
-		dec_ptr(c, A(0));
-		return true;
-	}
 	dec_puts(c, "{tms_utime=");
 	dec_clock_t(c->out, (unsigned long long)t.tms_utime);
 	dec_puts(c, ", tms_stime=");

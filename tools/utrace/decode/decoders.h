@@ -22,6 +22,13 @@
 
 /* Pointer printed at exit only if the call succeeded, else the address. */
 bool out_ok(struct dec_ctx *c, unsigned long addr);
+/*
+ * What a call wrote at addr, into buf when it is to be decoded; false when
+ * it is not, with NULL or the address printed already (out_ok, or memory
+ * that cannot be read).
+ */
+bool dec_read_out(struct dec_ctx *c, unsigned long addr, void *buf,
+		  size_t len);
 
 /*
  * The syscall table's argument kinds (syscalls.c) drive the printing of
