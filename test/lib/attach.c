@@ -469,6 +469,7 @@ TEST_T(takeover_in_blocking_read_then_syscall_events, 60)
 		struct utrace_tracer *t = t_tracer();
 		struct teng *a = teng_new(NULL);
 		struct utrace_engine *e = NULL;
+		siginfo_t si;
 		int p[2];
 		pid_t child;
 
@@ -497,6 +498,15 @@ TEST_T(takeover_in_blocking_read_then_syscall_events, 60)
 		}
 		CHECK_EQ(utrace_set_events(e, UTRACE_EVENT_SYSCALL | EV_LIFE),
 			 0);
+		/*
+		 * PTRACE_INTERRUPT is asynchronous: the thread may show S
+		 * for a while yet.  Its stop is seen first, left to the
+		 * library (WNOWAIT); then it must be back in its read.
+		 */
+		memset(&si, 0, sizeof(si));
+		CHECK(waitid(P_PID, child, &si, WSTOPPED | WNOWAIT | __WALL) ==
+		      0);
+		CHECK_EQ(si.si_code, CLD_TRAPPED);
 		if (!DISPATCH_UNTIL(t, t_state(child) == 'S', 3000)) {
 			fprintf(stderr, "# round %d: state %c\n", round,
 				t_state(child));
