@@ -30,6 +30,55 @@ static bool cap_ptrace_of(const char *status)
 	return v && (strtoull(v, NULL, 16) >> CAP_SYS_PTRACE_BIT) & 1;
 }
 
+/* CapPrm: what capabilities the kernel weighs for PTRACE_MODE_REALCREDS. */
+static uint64_t cap_prm_of(const char *status)
+{
+	const char *v = utrace__proc_field(status, "CapPrm");
+
+	return v ? strtoull(v, NULL, 16) : 0;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	char x[1024], y[1024];
+	ssize_t n, m;
+	int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC);
+
+	n = fa >= 0 ? read(fa, x, sizeof(x)) : -1;
+	m = fb >= 0 ? read(fb, y, sizeof(y)) : -1;
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return n >= 0 && n == m && !memcmp(x, y, (size_t)n);
+}
+
+/*
+ * The user namespace of @pid, as /proc/PID/ns/user names it.  Looking
+ * there needs ptrace read access; a peer we may not look at (one that is
+ * not dumpable) is taken to be in ours when its uid and gid maps, which
+ * anyone may read, read the same as ours.
+ */
+static bool userns_of(pid_t pid, dev_t *dev, ino_t *ino)
+{
+	char path[64], map[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+	if (stat(path, &st) < 0) {
+		snprintf(map, sizeof(map), "/proc/%d/uid_map", pid);
+		if (!same_text(map, "/proc/self/uid_map"))
+			return false;
+		snprintf(map, sizeof(map), "/proc/%d/gid_map", pid);
+		if (!same_text(map, "/proc/self/gid_map") ||
+		    stat("/proc/self/ns/user", &st) < 0)
+			return false;
+	}
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return true;
+}
+
 /* The pid a pidfd refers to, -1 once that process is gone. */
 static pid_t pidfd_pid(int pidfd)
 {
@@ -71,11 +120,19 @@ int utrace__peer_creds(struct sconn *c)
 	len = sizeof(pidfd);
 	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) < 0)
 		pidfd = -1;
-	if (utrace__proc_status(c->pid, buf, sizeof(buf)))
+	if (utrace__proc_status(c->pid, buf, sizeof(buf))) {
 		c->cap_ptrace = cap_ptrace_of(buf);
+		c->cap_prm = cap_prm_of(buf);
+	}
+	userns_of(c->pid, &c->userns_dev, &c->userns_ino);
 	if (pidfd >= 0) {
-		if (pidfd_pid(pidfd) != c->pid)
-			c->cap_ptrace = false;	/* gone: PID may be another */
+		if (pidfd_pid(pidfd) != c->pid) {
+			/* gone: PID may be another */
+			c->cap_ptrace = false;
+			c->cap_prm = 0;
+			c->userns_dev = 0;
+			c->userns_ino = 0;
+		}
 		close(pidfd);
 	}
 	return 0;
@@ -125,7 +182,9 @@ static bool descends_from(pid_t pid, pid_t ancestor)
 /*
  * Could the peer ptrace @tid itself?  Same uid and gid as every one of the
  * process's, the process dumpable (else the kernel makes the files of
- * /proc/PID root's),
+ * /proc/PID root's), and the thread's permitted capabilities within the
+ * peer's in the same user namespace (cap_ptrace_access_check: root
+ * without CAP_SYS_PTRACE may not trace root's processes that hold it);
  * or CAP_SYS_PTRACE; and Yama's ptrace_scope where it is stricter.  A
  * thread that is gone passes: the queue says -ESRCH.
  */
@@ -135,6 +194,8 @@ static int may_trace(const struct sconn *c, pid_t tid)
 	int scope = yama_scope();
 	const char *v;
 	struct stat st;
+	dev_t ns_dev;
+	ino_t ns_ino;
 	pid_t tgid;
 
 	if (!utrace__proc_status(tid, buf, sizeof(buf)))
@@ -155,6 +216,10 @@ static int may_trace(const struct sconn *c, pid_t tid)
 		return 0;
 	if (st.st_uid != c->uid)
 		return -EPERM;		/* not dumpable */
+	if ((cap_prm_of(buf) & ~c->cap_prm) ||
+	    !userns_of(tid, &ns_dev, &ns_ino) || ns_dev != c->userns_dev ||
+	    ns_ino != c->userns_ino)
+		return -EPERM;
 	if (scope == 1 && !descends_from(tgid, c->pid))
 		return -EPERM;
 	return 0;

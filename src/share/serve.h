@@ -43,6 +43,9 @@ struct sconn {
 	uid_t uid;
 	gid_t gid;
 	bool cap_ptrace;
+	uint64_t cap_prm;		/* its permitted capabilities */
+	dev_t userns_dev;		/* its user namespace */
+	ino_t userns_ino;
 	bool hello;
 	atomic_bool closing;
 	uint8_t *in;

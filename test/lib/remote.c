@@ -15,7 +15,9 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
+#include <linux/capability.h>
 #include "tlib.h"
 #include "share/wire.h"
 
@@ -208,6 +210,22 @@ static int as_uid(uid_t uid, int (*fn)(void *), void *arg)
 			_exit(100);
 		_exit(fn(arg));
 	}
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* @fn(@arg) in a child of ours that changes its own credentials. */
+static int as_root_without(int (*fn)(void *), void *arg)
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		_exit(fn(arg));
 	CHECK(waitpid(pid, &st, 0) == pid);
 	CHECK(WIFEXITED(st));
 	return WEXITSTATUS(st);
@@ -567,6 +585,65 @@ TEST(same_uid_joins_undumpable_refused)
 	CHECK_STR(line, "undumpable\n");
 	CHECK_EQ(as_uid(NOBODY, watch_expect, refused), 0);
 	q = join(s.tracee);
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0, UTRACE_EVENT(DEATH), 0),
+		 0);
+	srv_go(&s);
+	srv_wait(&s, NULL);
+	utrace_queue_free(q);
+}
+
+/*
+ * Root without CAP_SYS_PTRACE (dropped from its bounding, permitted and
+ * effective sets, as setpriv --bounding-set=-sys_ptrace leaves a root
+ * program) reaches root's socket but may not watch a root process that
+ * holds the capability: the kernel's ptrace would refuse it too (the
+ * target's permitted capabilities are not within its own).
+ */
+static int without_cap_ptrace(void *arg)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	int *a = arg;	/* twin's pid at a[1]; watch_expect's from a[2] */
+	int native;
+
+	if (prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) ||
+	    syscall(SYS_capget, &h, d))
+		return 100;
+	d[0].permitted &= ~(1u << CAP_SYS_PTRACE);
+	d[0].effective &= ~(1u << CAP_SYS_PTRACE);
+	d[0].inheritable &= ~(1u << CAP_SYS_PTRACE);
+	if (syscall(SYS_capset, &h, d))
+		return 101;
+	/* What the kernel says of the same attach. */
+	native = ptrace(PTRACE_SEIZE, a[1], 0L, 0L) ? -errno : 0;
+	if (native != -EPERM) {
+		fprintf(stderr, "# native PTRACE_SEIZE: %d\n", native);
+		return 102;
+	}
+	return watch_expect(a + 2);
+}
+
+TEST(root_without_cap_sys_ptrace_refused)
+{
+	struct srv s = srv_start("loop", "10", 0);
+	struct utrace_queue *q = join(s.tracee);
+	pid_t twin = fork();
+	int a[5];
+
+	CHECK(twin >= 0);
+	if (twin == 0) {
+		pause();	/* untraced, root's, as the tracee */
+		_exit(0);
+	}
+	a[0] = s.tracee;
+	a[1] = twin;
+	a[2] = s.tracee;	/* watch_expect: pid, connect, watch */
+	a[3] = 0;
+	a[4] = -EPERM;
+	CHECK_EQ(as_root_without(without_cap_ptrace, a), 0);
+	kill(twin, SIGKILL);
+	waitpid(twin, NULL, 0);
+	/* Root with it still does. */
 	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0, UTRACE_EVENT(DEATH), 0),
 		 0);
 	srv_go(&s);
