@@ -107,6 +107,10 @@ def show(r):
 
 def probe(addr, twin):
     print("native", native(int(twin)))
+    if os.environ.get("UNDUMP"):
+        # Not dumpable: an unprivileged server cannot look at our
+        # /proc/PID/ns (our maps tell it our user namespace).
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)      # PR_SET_DUMPABLE
     try:
         g = Gdb(addr)
     except OSError as e:
@@ -403,11 +407,13 @@ if [ -n "$caps_ok" ]; then
 	t "uid 65534's utrace: root without CAP_SYS_PTRACE is refused (SO_PEERCRED)" \
 		'refused nnocap.out' nnocap.out
 fi
+END=D UNDUMP=1 as_nobody "$PY" client.py probe "$tmp/nb/g.sock" "$twin" \
+	>nundump.out 2>&1
 END=k as_nobody "$PY" client.py probe "$tmp/nb/g.sock" "$twin" >nown.out 2>&1
 twin_stop
 finish
-t "uid 65534's utrace: its own uid is served (/etc/shadow: EACCES)" \
-	'served nown.out "F-1,d"' nown.out
+t "uid 65534's utrace: its own uid is served, dumpable or not (/etc/shadow: EACCES)" \
+	'served nundump.out "F-1,d" && served nown.out "F-1,d"' nundump.out
 
 # -- Addresses other hosts reach ----------------------------------------------
 

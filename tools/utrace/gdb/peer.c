@@ -111,6 +111,41 @@ static bool hex64(const char *buf, const char *key, uint64_t *v)
 	return true;
 }
 
+static bool same_text(const char *a, const char *b)
+{
+	char x[1024], y[1024];
+
+	memset(x, 0, sizeof(x));
+	memset(y, 0, sizeof(y));
+	return read_text(a, x, sizeof(x)) && read_text(b, y, sizeof(y)) &&
+	       !strcmp(x, y);
+}
+
+/*
+ * The user namespace of @pid.  /proc/PID/ns/user needs ptrace read
+ * access; a process we may not look at (a peer that is not dumpable,
+ * utrace unprivileged) is taken to be in ours when its uid and gid maps,
+ * which anyone may read, read the same as ours.
+ */
+static void userns_of(pid_t pid, struct gcred *c)
+{
+	char path[64], map[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+	if (stat(path, &st) < 0) {
+		snprintf(map, sizeof(map), "/proc/%d/uid_map", pid);
+		if (!same_text(map, "/proc/self/uid_map"))
+			return;
+		snprintf(map, sizeof(map), "/proc/%d/gid_map", pid);
+		if (!same_text(map, "/proc/self/gid_map") ||
+		    stat("/proc/self/ns/user", &st) < 0)
+			return;
+	}
+	c->userns_dev = st.st_dev;
+	c->userns_ino = st.st_ino;
+}
+
 /**
  * gdb_cred_read - the credentials of thread or process @pid as the kernel
  * holds them now (ids as this process's namespace sees them).
@@ -121,7 +156,6 @@ int gdb_cred_read(pid_t pid, struct gcred *c)
 	char buf[8192], path[64];
 	unsigned u[4], g[4];
 	const char *s;
-	struct stat st;
 	int i;
 
 	memset(c, 0, sizeof(*c));
@@ -145,11 +179,7 @@ int gdb_cred_read(pid_t pid, struct gcred *c)
 		c->groups[c->ngroups++] = (gid_t)v;
 		s = end;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
-	if (stat(path, &st) == 0) {
-		c->userns_dev = st.st_dev;
-		c->userns_ino = st.st_ino;
-	}
+	userns_of(pid, c);
 	return 0;
 }
 
