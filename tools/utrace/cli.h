@@ -202,12 +202,15 @@ void usage(FILE *f);
  * out.  Returns the exit status, or -errno when
  * it could not join (-ENOTSUP: an option that does not work joined, said
  * already); *sig: the signal that interrupted it, 0 if none.
+ * interrupted: the signal the command's handler already took (SIGINT
+ * ...), or 0; looked at once join_trace has the signals wait for it.
  */
 struct printer;
 struct sink;
 struct counter;
 int join_trace(const struct options *o, struct printer *p,
 	       struct counter *c, struct sink *out, pid_t pid, pid_t tracer_pid,
+	       int (*interrupted)(void),
 	       int *sig);
 
 

@@ -355,7 +355,7 @@ int join_other(struct cli *cli, pid_t pid)
 		return gdb_join(cli, pid);
 	tracer_end(cli);
 	err = join_trace(&cli->opt, cli->printer, cli->counter, cli->out, pid,
-			 tp, &sig);
+			 tp, cli_interrupted, &sig);
 	if (err == -ENOTSUP)
 		return 1;
 	if (err >= 0) {

@@ -338,14 +338,24 @@ static bool end_one(pid_t tid, void *v, void *arg)
 	return true;
 }
 
+/* A signal that ends the trace, if one is waiting on @sfd: 0 or its number. */
+static int pending_end(int sfd)
+{
+	struct signalfd_siginfo si;
+
+	if (sfd >= 0 && read(sfd, &si, sizeof(si)) == sizeof(si))
+		return (int)si.ssi_signo;
+	return 0;
+}
+
 int join_trace(const struct options *o, struct printer *p,
 	       struct counter *c, struct sink *out, pid_t pid, pid_t tracer_pid,
-	       int *sig)
+	       int (*interrupted)(void), int *sig)
 {
 	struct join j = { .o = o, .p = p, .c = c, .out = out, .pid = pid };
 	struct utrace_event ev = { .size = sizeof(ev) };
 	const char *no = unsupported(o);
-	sigset_t set;
+	sigset_t set, old;
 	int sfd = -1, err, n, i;
 	unsigned long events;
 	unsigned flags = o->follow ? UTRACE_WATCH_PROCESS |
@@ -360,9 +370,25 @@ int join_trace(const struct options *o, struct printer *p,
 			no);
 		return -ENOTSUP;
 	}
+	/*
+	 * From before the first round trip to the serving tracer, the
+	 * signals that end the trace wait on a signalfd: one that comes
+	 * while we connect and watch ends the join as soon as those are
+	 * done (the loop below, or the error path, reads it).  One that
+	 * came before this, the command's handler took: @interrupted says.
+	 */
+	sigemptyset(&set);
+	for (i = 0; i < (int)(sizeof(sigs) / sizeof(sigs[0])); i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (interrupted && (*sig = interrupted())) {
+		err = 0;
+		goto out;
+	}
 	err = utrace_queue_connect(pid, &j.q);
 	if (err)
-		return err;
+		goto out;
 	events = UTRACE_EVENT_SYSCALL | UTRACE_EVENT_SIGNAL_ALL |
 		 UTRACE_EVENT(JCTL) | UTRACE_EVENT(EXEC) |
 		 UTRACE_EVENT(DEATH) | (o->follow ? UTRACE_EVENT(CLONE) : 0);
@@ -370,15 +396,15 @@ int join_trace(const struct options *o, struct printer *p,
 	err = utrace_queue_watch(j.q, pid, flags, events, UTRACE_EVENT_SYSCALL);
 	if (!err)
 		err = set_syscalls(&j);
+	if (!err && !jthr_new(&j, pid, read_tgid(pid)))
+		err = -ENOMEM;
 	if (err) {
 		utrace_queue_free(j.q);
-		return err;
+		tidmap_filter(&j.threads, end_one, &j);
+		tidmap_clear(&j.threads);
+		goto out;
 	}
 	n = o->follow ? count_threads(pid) : 1;
-	if (!jthr_new(&j, pid, read_tgid(pid))) {
-		utrace_queue_free(j.q);
-		return -ENOMEM;
-	}
 	if (!(o->print.quiet & Q_ATTACH) && !o->print.json) {
 		if (n > 1)
 			fprintf(stderr, "utrace: Process %d attached with %d "
@@ -388,12 +414,6 @@ int join_trace(const struct options *o, struct printer *p,
 			fprintf(stderr, "utrace: Process %d attached (joined "
 				"the trace of process %d)\n", pid, tracer_pid);
 	}
-	sigemptyset(&set);
-	for (i = 0; i < (int)(sizeof(sigs) / sizeof(sigs[0])); i++)
-		sigaddset(&set, sigs[i]);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	sfd = signalfd(-1, &set, SFD_CLOEXEC);
-
 	while (j.live > 0) {
 		struct pollfd pf[2] = {
 			{ .fd = utrace_queue_fd(j.q), .events = POLLIN },
@@ -408,14 +428,9 @@ int join_trace(const struct options *o, struct printer *p,
 			sink_flush(out);
 		if (poll(pf, sfd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
 			break;
-		if (sfd >= 0 && (pf[1].revents & POLLIN)) {
-			struct signalfd_siginfo si;
-
-			if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				*sig = (int)si.ssi_signo;
-				break;
-			}
-		}
+		if (sfd >= 0 && (pf[1].revents & POLLIN) &&
+		    (*sig = pending_end(sfd)))
+			break;
 		err = utrace_queue_next(j.q, &ev, 0);
 		if (err == 0)
 			continue;
@@ -434,8 +449,13 @@ int join_trace(const struct options *o, struct printer *p,
 	utrace_queue_free(j.q);
 	tidmap_filter(&j.threads, end_one, &j);
 	tidmap_clear(&j.threads);
+	err = err == -ENOTCONN ? 1 : 0;
+out:
+	/* Interrupted while joining: the signal's end, not a failure. */
+	if (err < 0 && (*sig = pending_end(sfd)))
+		err = 0;
 	if (sfd >= 0)
 		close(sfd);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	return err == -ENOTCONN ? 1 : 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
 }
