@@ -1,6 +1,7 @@
 # libutrace - build, test, install.
 #   make                 library, tools, examples
 #   make check           build and run the whole test suite (TAP)
+#   make check-layers    what may use what (docs/DESIGN.md), checked
 #   make SANITIZE=1 ...  the same under AddressSanitizer + UBSan
 #   make O=dir ...       build into another directory
 #   make install PREFIX=/usr/local DESTDIR=
@@ -120,6 +121,13 @@ check: deps
 	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) all tests
 	O=$(O) ./test/run-tests
 
+# The rules of docs/DESIGN.md, "Folders and what may use what": the
+# library's layers and gdb's framing, then the command's folders.
+check-layers: all
+	O=$(O) sh scripts/check-layers
+	O=$(O) sh test/cli/layers.sh >$(O)/layers.tap; st=$$?; \
+		cat $(O)/layers.tap; [ $$st -eq 0 ] && ! grep -q '^not ok' $(O)/layers.tap
+
 # The main job: trace a real program with several engines at once.
 demo: deps
 	$(MAKE) all
@@ -156,5 +164,5 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all tests deps check demo install clean
+.PHONY: all tests deps check check-layers demo install clean
 .SECONDARY:

@@ -267,7 +267,7 @@ pid_t utrace_engine_tgid(const struct utrace_engine *e);
 
 int utrace_syscall_changes(struct utrace_engine *e);
 
-/* -- The queued-event layer (SPEC section 11, utrace(7)) ---------------- */
+/* -- The queued-event layer (utrace(7), the section of that name) ------- */
 
 struct utrace_queue;
 
@@ -375,7 +375,7 @@ typedef int (*utrace_follow_fn)(void *arg, pid_t tid, pid_t tgid,
 int utrace_follow(struct utrace_tracer *t, pid_t tid, unsigned flags,
 		  utrace_follow_fn fn, void *arg);
 
-/* -- Several programs on one process (SPEC section 12, utrace(7)) ------- */
+/* -- Several programs on one process (utrace(7), the same section) ----- */
 
 #define UTRACE_SERVE_DEFAULT	0
 
@@ -383,7 +383,7 @@ int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags);
 int utrace_queue_connect(pid_t tid, struct utrace_queue **out);
 int utrace_tracer_joiners(struct utrace_tracer *t);
 
-/* -- Syscalls observed in-process (SPEC section 15, utrace(7)) ------------ */
+/* -- Syscalls observed in-process (utrace(7), the same section) -------- */
 
 /* utrace_tracer_set_records */
 #define UTRACE_RECORDS_OFF	0	/* stops only: the kernel vouches for each */

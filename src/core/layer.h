@@ -276,7 +276,7 @@ void utrace__th_set_trapped(struct uthread *th, bool trapped);
 /* It died while the layer waited for it: @status goes back to the loop. */
 void utrace__th_gone(struct uthread *th, int status);
 
-/* -- Syscalls observed in-process (SPEC 15) ------------------------------------ */
+/* -- Syscalls observed in-process (utrace(7), the same section) ------------ */
 
 /*
  * Which syscalls of @th may come from records: those in @capture that

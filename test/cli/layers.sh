@@ -8,8 +8,7 @@
 #   options/  cli.h and options/; never an engine's inside or the command
 #   gdb/framing.c  the gdb connection: never the library nor cli.h (gdb.h
 #             and gdbstub.h only)
-# and of the library, src/ptrace/ (the ptrace emulation): core/layer.h,
-# never core/internal.h, and no ptrace(2) of its own.
+# (The library's layers: scripts/check-layers, test/cli/library-layers.sh.)
 # Checked twice: the #include lines of the sources, and the symbols the
 # objects use (a decode/ or util/ object may use nothing defined by
 # another folder's objects or by libutrace).
@@ -74,27 +73,4 @@ if [ -z "$bad$lib" ] && [ -f "$obj/gdb/framing.o" ]; then
 else
 	echo "not ok - gdb/framing.c includes or uses the library"
 	echo "$bad$lib" | sed 's/^/# /'
-fi
-
-# src/ptrace, the ptrace emulation: built on the public API and
-# core/layer.h (core/proc.h), never core/internal.h, and never calling
-# ptrace(2) itself: the core is what traces.
-lsrc=$(dirname "$0")/../../src/ptrace
-bad=$(grep -nE '^#include "core/internal\.h"' "$lsrc"/*.[ch])
-lobj=
-for f in "$lsrc"/*.c; do
-	f=${f##*/}
-	lobj="$lobj $O/src/ptrace/${f%.c}.o"
-done
-# shellcheck disable=SC2086
-raw=$(used $lobj | grep -x 'ptrace')
-# shellcheck disable=SC2086
-if ! ls $lobj >/dev/null 2>&1; then
-	echo "not ok - src/ptrace: objects not built (build first)"
-elif [ -z "$bad$raw" ]; then
-	echo "ok - src/ptrace uses core/layer.h, not core/internal.h," \
-		"and calls no ptrace(2)"
-else
-	echo "not ok - src/ptrace includes core/internal.h or calls ptrace(2)"
-	echo "$bad$raw" | sed 's/^/# /'
 fi
