@@ -708,39 +708,63 @@ static const struct utrace__queue_ops joined_ops = {
 
 /* -- Connecting --------------------------------------------------------- */
 
-/*
- * The handshake: our HELLO (naming the thread we join for), then the
- * server's.  Returns 0, a negative errno, or the pid of the tracer to join
- * instead: the one that traces @tid through the server's ptrace emulation.
- */
-static int hello(struct utrace__conn *c, pid_t server, pid_t tid)
+/* Read exactly @len bytes of the handshake by @deadline (ms): 0 or -errno. */
+static int recv_all(int fd, void *buf, size_t len, long deadline)
 {
-	struct w_hello me = { W_MAGIC, W_VERSION, W_MAX, tid };
-	struct {
-		struct w_hdr h;
-		struct w_hello w;
-	} m;
-	struct w_hdr h = { sizeof(h) + sizeof(me), W_HELLO, 0, 0 };
 	size_t got = 0;
 
-	if (send_all(c->fd, &h, sizeof(h)) || send_all(c->fd, &me, sizeof(me)))
-		return -ECONNREFUSED;
-	while (got < sizeof(m)) {
-		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	while (got < len) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long left = deadline - utrace__now_ms();
 		ssize_t n;
 
-		/* A serving tracer answers at once; 10 s is a dead one. */
-		if (poll(&p, 1, 10000) <= 0)
+		if (left <= 0)
 			return -ETIMEDOUT;
-		n = recv(c->fd, (uint8_t *)&m + got, sizeof(m) - got,
-			 MSG_DONTWAIT);
+		if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
+			return -ECONNREFUSED;
+		n = recv(fd, (uint8_t *)buf + got, len - got, MSG_DONTWAIT);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
 			return -ECONNREFUSED;
 		got += n;
 	}
-	if (m.h.type != W_HELLO || m.h.len != sizeof(m) ||
+	return 0;
+}
+
+/*
+ * The handshake: our HELLO (naming the thread we join for), then the
+ * server's, or its REFUSED (why it turns us away: its errno).  Returns 0,
+ * a negative errno, or the pid of the tracer to join instead: the one
+ * that traces @tid through the server's ptrace emulation.
+ */
+static int hello(struct utrace__conn *c, pid_t server, pid_t tid)
+{
+	struct w_hello me = { W_MAGIC, W_VERSION, W_MAX, tid };
+	union {
+		struct w_hello w;
+		struct w_refused r;
+		uint8_t b[sizeof(struct w_refused) + W_REFUSED_TEXT];
+	} m;
+	struct w_hdr h = { sizeof(h) + sizeof(me), W_HELLO, 0, 0 };
+	/* A serving tracer answers at once; 10 s is a dead one. */
+	long deadline = utrace__now_ms() + 10000;
+	int err;
+
+	if (send_all(c->fd, &h, sizeof(h)) || send_all(c->fd, &me, sizeof(me)))
+		return -ECONNREFUSED;
+	err = recv_all(c->fd, &h, sizeof(h), deadline);
+	if (err)
+		return err;
+	if (h.len < sizeof(h) || h.len - sizeof(h) > sizeof(m))
+		return -ECONNREFUSED;
+	err = recv_all(c->fd, &m, h.len - sizeof(h), deadline);
+	if (err)
+		return err;
+	if (h.type == W_REFUSED && h.len >= sizeof(h) + sizeof(m.r) &&
+	    m.r.err > 0 && m.r.err < 4096)
+		return -m.r.err;
+	if (h.type != W_HELLO || h.len != sizeof(h) + sizeof(m.w) ||
 	    m.w.magic != W_MAGIC || m.w.pid <= 0)
 		return -ECONNREFUSED;
 	if (m.w.version != W_VERSION)

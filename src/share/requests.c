@@ -5,6 +5,7 @@
  * server thread calls these with the connection locked.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -160,6 +161,7 @@ static int handle(struct sconn *c, const struct w_hdr *h, const uint8_t *body,
 	if (!c->hello) {
 		const struct w_hello *w = (const void *)body;
 		struct w_hello me = { W_MAGIC, W_VERSION, W_MAX, getpid() };
+		int err;
 
 		if (h->type != W_HELLO || len != sizeof(*w) ||
 		    w->magic != W_MAGIC)
@@ -181,9 +183,29 @@ static int handle(struct sconn *c, const struct w_hdr *h, const uint8_t *body,
 				return -EXDEV;
 			}
 		}
+		if (w->version != W_VERSION) {
+			/* It sees our version, then EOF. */
+			utrace__sconn_out(c, W_HELLO, seq, &me, sizeof(me),
+					  NULL, 0);
+			return -EPROTO;
+		}
+		if (utrace__joined_of(c->s, c->uid) >= JOINERS_PER_UID) {
+			char why[96];
+
+			snprintf(why, sizeof(why), "uid %u has %d joined "
+				 "connections, the most one uid may have",
+				 (unsigned)c->uid, JOINERS_PER_UID);
+			utrace__sconn_refuse(c, EUSERS, why);
+			return -EUSERS;
+		}
+		/* Its queue, now that it is one (a flood makes none). */
+		err = utrace_queue_new(c->t, &c->q);
+		if (err) {
+			utrace__sconn_refuse(c, -err, "the tracer cannot "
+					     "take a joiner now");
+			return err;
+		}
 		utrace__sconn_out(c, W_HELLO, seq, &me, sizeof(me), NULL, 0);
-		if (w->version != W_VERSION)
-			return -EPROTO;	/* it sees our version, then EOF */
 		c->hello = true;
 		return 0;
 	}

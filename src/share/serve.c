@@ -200,6 +200,8 @@ bool utrace__sconn_pump(struct sconn *c)
 	bool held = false;
 
 	c->more = false;
+	if (!c->q)
+		return false;	/* no HELLO yet: nothing is recorded */
 	for (;;) {
 		/*
 		 * Full: the rest waits in the queue.  The server thread
@@ -247,6 +249,35 @@ void utrace__sconn_flush(struct sconn *c, bool wait)
 
 /* -- Connections -------------------------------------------------------- */
 
+/*
+ * Tell @c why it is turned away (a REFUSED message, docs/PROTOCOL.md) and
+ * mark it closing.  Its output is empty or nearly (it never said HELLO, or
+ * says it now): the message fits the socket's buffer.
+ */
+void utrace__sconn_refuse(struct sconn *c, int err, const char *why)
+{
+	struct w_refused r = { err, 0 };
+	size_t len = strnlen(why, W_REFUSED_TEXT - 1);
+	char text[W_REFUSED_TEXT];
+
+	memcpy(text, why, len);
+	text[len] = 0;
+	if (!utrace__sconn_out(c, W_REFUSED, 0, &r, sizeof(r), text, len + 1))
+		utrace__sconn_flush(c, false);
+	c->closing = true;
+}
+
+/* How many joined connections (HELLO said) uid @uid has: server thread. */
+unsigned utrace__joined_of(struct utrace__server *s, uid_t uid)
+{
+	unsigned n = 0;
+
+	for (struct sconn *c = s->conns; c; c = c->next)
+		if (c->hello && !c->closing && c->uid == uid)
+			n++;
+	return n;
+}
+
 /* @c is locked by the caller; it is unlocked and freed here. */
 static void conn_close(struct utrace__server *s, struct sconn *c)
 {
@@ -277,9 +308,59 @@ static void conn_close(struct utrace__server *s, struct sconn *c)
 	free(c);
 }
 
+#define ANY_UID ((uid_t)-1)
+
+/*
+ * Turn away the connection of @uid (ANY_UID: of anyone) but @except that
+ * has waited longest for its HELLO, told why.  Its HELLO may be there by
+ * now: such a one is served instead, and the next oldest looked at.
+ * Returns false when no connection waits.  Server thread.
+ */
+static bool evict_waiting(struct utrace__server *s, uid_t uid,
+			  struct sconn *except, const char *why)
+{
+	for (;;) {
+		struct sconn *old = NULL, *c;
+
+		/* New ones go first in the list: the last is the oldest. */
+		for (c = s->conns; c; c = c->next)
+			if (c != except && !c->hello && !c->closing &&
+			    (uid == ANY_UID || c->uid == uid))
+				old = c;
+		if (!old)
+			return false;
+		pthread_mutex_lock(&old->lock);
+		utrace__sconn_input(old);
+		if (!old->hello && !old->closing)
+			utrace__sconn_refuse(old, EUSERS, why);
+		if (old->closing) {
+			conn_close(s, old);
+			return true;
+		}
+		utrace__sconn_flush(old, false);
+		pthread_mutex_unlock(&old->lock);
+	}
+}
+
+/* How many connections of @uid wait for their HELLO. */
+static unsigned waiting_of(struct utrace__server *s, uid_t uid)
+{
+	unsigned n = 0;
+
+	for (struct sconn *c = s->conns; c; c = c->next)
+		if (!c->hello && !c->closing && c->uid == uid)
+			n++;
+	return n;
+}
+
+/*
+ * Accept every connection waiting, and keep the limits (serve.h): a peer
+ * is let in, or turned away and told why, never left in the backlog
+ * where it would time out unanswered.  Server thread.
+ */
 static void conn_accept(struct utrace__server *s)
 {
-	while (atomic_load(&s->nconns) < MAX_JOINERS) {
+	for (;;) {
 		int fd = accept4(s->lfd, NULL, NULL,
 				 SOCK_CLOEXEC | SOCK_NONBLOCK);
 		struct sconn *c;
@@ -287,24 +368,81 @@ static void conn_accept(struct utrace__server *s)
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
+			/* Out of descriptors: one waiting for its HELLO
+			 * makes room, or accepting pauses a little. */
+			if ((errno == EMFILE || errno == ENFILE) &&
+			    evict_waiting(s, ANY_UID, NULL,
+					  "the tracer is out of descriptors"))
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				s->accept_again = utrace__now_ms() + 100;
 			return;
 		}
 		c = calloc(1, sizeof(*c));
-		if (c)
-			c->t = s->t;
-		if (!c || utrace__peer_creds((c->fd = fd, c)) ||
-		    utrace_queue_new(s->t, &c->q)) {
+		if (!c || utrace__peer_creds((c->fd = fd, c))) {
 			close(fd);
 			free(c);
 			continue;
 		}
+		c->s = s;
+		c->t = s->t;
+		c->since = utrace__now_ms();
 		pthread_mutex_init(&c->lock, NULL);
 		pthread_mutex_lock(&s->lock);
 		c->next = s->conns;
 		s->conns = c;
 		s->nconns++;
 		pthread_mutex_unlock(&s->lock);
+		pthread_mutex_lock(&c->lock);
+		/* A joiner sends its HELLO with its connect: often here. */
+		utrace__sconn_input(c);
+		if (!c->hello && !c->closing &&
+		    waiting_of(s, c->uid) > WAITING_PER_UID) {
+			char why[96];
+
+			snprintf(why, sizeof(why), "more than %d connections "
+				 "of uid %u wait for their HELLO",
+				 WAITING_PER_UID, (unsigned)c->uid);
+			evict_waiting(s, c->uid, c, why);
+		}
+		if (!c->closing && atomic_load(&s->nconns) > MAX_JOINERS &&
+		    !evict_waiting(s, ANY_UID, c, "the tracer has too many "
+				   "connections"))
+			utrace__sconn_refuse(c, EUSERS, "the tracer has too "
+					     "many connections");
+		utrace__sconn_flush(c, false);
+		if (c->closing)
+			conn_close(s, c);
+		else
+			pthread_mutex_unlock(&c->lock);
 	}
+}
+
+/*
+ * Turn away the connections whose HELLO did not come in time; the ms
+ * until the next one's time is up (-1: none waits).  Server thread.
+ */
+static int hello_deadlines(struct utrace__server *s)
+{
+	long now = utrace__now_ms(), next = -1;
+	struct sconn *c, *nx;
+
+	for (c = s->conns; c; c = nx) {
+		long left = c->since + HELLO_MS - now;
+
+		nx = c->next;
+		if (c->hello || c->closing)
+			continue;
+		if (left > 0) {
+			if (next < 0 || left < next)
+				next = left;
+			continue;
+		}
+		pthread_mutex_lock(&c->lock);
+		utrace__sconn_refuse(c, ETIMEDOUT, "no HELLO in time");
+		conn_close(s, c);
+	}
+	return (int)next;
 }
 
 static void *server_main(void *arg)
@@ -315,7 +453,8 @@ static void *server_main(void *arg)
 
 	while (!atomic_load(&s->stop)) {
 		unsigned n = 2, i;
-		int timeout = -1;
+		int timeout = hello_deadlines(s);
+		long pause = s->accept_again - utrace__now_ms();
 		struct sconn *c, *next;
 
 		if (s->nconns * 2 + 2 > cap) {
@@ -330,8 +469,11 @@ static void *server_main(void *arg)
 			cap = ncap;
 		}
 		pfd[0] = (struct pollfd){ .fd = s->wfd, .events = POLLIN };
-		pfd[1] = (struct pollfd){ .fd = atomic_load(&s->nconns) <
-					  MAX_JOINERS ? s->lfd : -1,
+		if (pause <= 0)
+			s->accept_again = 0;
+		else if (timeout < 0 || pause < timeout)
+			timeout = (int)pause;
+		pfd[1] = (struct pollfd){ .fd = pause > 0 ? -1 : s->lfd,
 					  .events = POLLIN };
 		for (c = s->conns; c; c = c->next) {
 			bool pending, full;
@@ -352,7 +494,7 @@ static void *server_main(void *arg)
 			 * dispatch; here only what it could not (kick).
 			 */
 			pfd[n++] = (struct pollfd){ .fd = -1 };
-			if (c->stops)
+			if (c->stops && (timeout < 0 || timeout > 10))
 				timeout = 10;	/* all-stops are polled */
 		}
 		if (poll(pfd, n, timeout) < 0 && errno != EINTR)

@@ -18,8 +18,18 @@
 #include "share/wire.h"
 
 #define OUT_HIGH	(256u << 10)	/* stop taking records above this */
-#define MAX_JOINERS	1024		/* accept no more until some leave */
 #define COALESCE_MS	1		/* records gather this long per send */
+/*
+ * Who gets in (docs/PROTOCOL.md, "Limits"): a connection says HELLO
+ * within HELLO_MS or is turned away; at most WAITING_PER_UID connections
+ * of one uid wait for their HELLO (one more turns away the one waiting
+ * longest); a uid has at most JOINERS_PER_UID joined connections, and
+ * the server MAX_JOINERS in all.  Every peer turned away is told why.
+ */
+#define HELLO_MS	5000
+#define WAITING_PER_UID	16
+#define JOINERS_PER_UID	256
+#define MAX_JOINERS	1024
 
 struct pstop {
 	struct pstop *next;
@@ -30,6 +40,7 @@ struct pstop {
 
 struct sconn {
 	struct sconn *next;
+	struct utrace__server *s;
 	/*
 	 * The output (out*, sending on fd): the server thread holds it while
 	 * it works on the connection; the loop thread only tries it.
@@ -38,7 +49,8 @@ struct sconn {
 	atomic_bool kick;		/* the loop could not send: do it */
 	int fd;
 	struct utrace_tracer *t;
-	struct utrace_queue *q;
+	struct utrace_queue *q;		/* made at the HELLO */
+	long since;			/* accepted (CLOCK_MONOTONIC ms) */
 	pid_t pid;
 	uid_t uid;
 	gid_t gid;
@@ -66,6 +78,7 @@ struct utrace__server {
 	struct sconn *conns;
 	atomic_uint nconns;
 	atomic_bool urgent;		/* a kick that must not wait */
+	long accept_again;		/* out of descriptors: not before */
 };
 
 
@@ -74,6 +87,8 @@ int utrace__sconn_out(struct sconn *c, uint16_t type, uint32_t seq,
 		      const void *a, size_t alen, const void *b, size_t blen);
 bool utrace__sconn_pump(struct sconn *c);
 void utrace__sconn_flush(struct sconn *c, bool wait);
+void utrace__sconn_refuse(struct sconn *c, int err, const char *why);
+unsigned utrace__joined_of(struct utrace__server *s, uid_t uid);
 
 /* requests.c */
 void utrace__sconn_input(struct sconn *c);

@@ -36,6 +36,7 @@ enum {
 	W_DEBUGREG_GET,
 	W_DEBUGREG_SET,
 	W_RESUME_THREAD,
+	W_REFUSED,		/* server: why it closes instead of serving */
 	W_TYPE_MAX
 };
 
@@ -122,6 +123,13 @@ struct w_rthread {
 	int32_t tid;
 	uint32_t action;	/* UTRACE_RESUME or UTRACE_SINGLESTEP */
 };
+
+/* Then a NUL-terminated reason, for people (at most W_REFUSED_TEXT). */
+struct w_refused {
+	int32_t err;		/* a positive errno: ETIMEDOUT, EUSERS */
+	uint32_t zero;
+};
+#define W_REFUSED_TEXT	256
 
 struct w_event {
 	uint64_t id;

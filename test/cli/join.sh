@@ -220,3 +220,27 @@ finish "o /etc/hostname"
 t "the program runs on to the end" "[ $prc = 0 ] && grep -q 'open /etc/hostname: 0' out"
 t "the first utrace printed its openat" \
 	"grep -q 'openat(AT_FDCWD, \"/etc/hostname\", O_RDONLY) = [0-9]' log1"
+
+# 8. 1,100 connections to the first utrace's socket that never say HELLO
+# (issue 19: they held it at 1,032 descriptors, and a real utrace -p timed
+# out until they closed): a real utrace -p joins all the same, and every
+# connection the server turns away is told why.
+start_prog
+tracer 1 -e trace=openat
+"$O/test/progs/idleflood" "/run/utrace/$U1.sock" 1100 >flood &
+F=$!
+pids="$pids $F"
+waitfor "grep -qs flooded flood"
+t "the flood holds its 1,100 connections" "grep -q 'flooded 1100' flood"
+tracer 2 -e trace=openat
+t "a utrace -p joins beside the flood" \
+	"grep -q \"Process $P attached (joined the trace of process $U1)\" err2"
+# The flood's last ones wait out the HELLO deadline: it reads why.
+kill -USR1 "$F"
+wait "$F"
+t "every flood connection was told why it was turned away" \
+	"grep -q ' other 0\$' flood && ! grep -q 'EUSERS 0 ' flood && ! grep -q 'ETIMEDOUT 0 ' flood"
+sed 's/^/# flood: /' flood
+finish "o /etc/hostname"
+t "and the joined utrace -p traces" \
+	"grep -q 'openat(AT_FDCWD, \"/etc/hostname\", O_RDONLY) = [0-9]' log2"

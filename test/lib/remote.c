@@ -13,6 +13,7 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -1047,6 +1048,134 @@ TEST_T(joiners_churn, 120)
 	utrace_queue_free(stay);
 }
 
+
+/*
+ * What the server said before closing a connection of ours that it turned
+ * away: the REFUSED's errno (and its reason in @why), 0 if it said
+ * nothing, -1 if the connection is still open after @ms.
+ */
+static int refused(int fd, int ms, char *why, size_t size)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint8_t b[sizeof(struct w_hdr) + sizeof(struct w_refused) +
+		  W_REFUSED_TEXT];
+	struct w_hdr h;
+	struct w_refused r;
+	size_t got = 0;
+	ssize_t n;
+
+	if (poll(&p, 1, ms) != 1)
+		return -1;
+	while ((n = recv(fd, b + got, sizeof(b) - got, 0)) > 0)
+		got += n;
+	if (got < sizeof(h) + sizeof(r))
+		return 0;
+	memcpy(&h, b, sizeof(h));
+	memcpy(&r, b + sizeof(h), sizeof(r));
+	if (h.type != W_REFUSED || h.len != got || r.err <= 0)
+		return 0;
+	if (why)
+		snprintf(why, size, "%.*s", (int)(got - sizeof(h) - sizeof(r)),
+			 (char *)b + sizeof(h) + sizeof(r));
+	return r.err;
+}
+
+static void more_descriptors(int n)
+{
+	struct rlimit rl;
+
+	CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0);
+	if (rl.rlim_cur < (rlim_t)n) {
+		rl.rlim_cur = rl.rlim_max < (rlim_t)n ? rl.rlim_max : (rlim_t)n;
+		CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
+	}
+}
+
+/*
+ * 1,100 connections that never say HELLO (issue 19: they once held the
+ * server at 1,032 descriptors, and a real joiner timed out until they
+ * closed): a real joiner gets in at once; the flood holds at most 16
+ * descriptors of the server; each connection turned away is told why, the
+ * ones evicted for newer ones (EUSERS) and the last ones at the HELLO
+ * deadline (ETIMEDOUT).
+ */
+TEST_T(idle_flood_does_not_keep_a_joiner_out, 120)
+{
+	enum { FLOOD = 1100 };
+	struct srv s = srv_start("forever", NULL, UTRACE_SPAWN_NO_FILTER);
+	static int fds[FLOOD];
+	struct utrace_queue *q;
+	struct utrace_event ev;
+	int evicted = 0, timed_out = 0, socks, r;
+	char why[W_REFUSED_TEXT] = "";
+	long t0, joined_ms;
+
+	more_descriptors(FLOOD + 200);
+	for (int i = 0; i < FLOOD; i++)
+		fds[i] = raw_connect(s.helper);
+	socks = sockets_of(s.helper);
+	t0 = t_now_ms();
+	q = join(s.tracee);
+	joined_ms = t_now_ms() - t0;
+	/* The first ones were turned away for newer ones, told why. */
+	for (int i = 0; i < FLOOD; i++) {
+		/* The last ones wait out the deadline, then are told. */
+		r = refused(fds[i], 20000, i ? NULL : why, sizeof(why));
+		evicted += r == EUSERS;
+		timed_out += r == ETIMEDOUT;
+		close(fds[i]);
+	}
+	CHECK(strstr(why, "wait for their HELLO") != NULL);
+	fprintf(stderr, "# joined in %ld ms beside %d idle connections; "
+		"server sockets after the flood %d; %d evicted, %d timed "
+		"out\n", joined_ms, FLOOD, socks, evicted, timed_out);
+	CHECK(socks <= 1 + 16 + 1);	/* listening, waiting, one new */
+	CHECK_EQ(evicted + timed_out, FLOOD);
+	CHECK(timed_out >= 1 && timed_out <= 16);
+	/* And the joiner is served. */
+	CHECK_EQ(utrace_queue_watch(q, s.tracee, 0,
+				    UTRACE_EVENT(SYSCALL_ENTRY), 0), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, s.tracee, ppid_nr, 1), 0);
+	srv_go(&s);
+	CHECK_EQ(q_next(q, &ev, 10000), 1);
+	CHECK_EQ(ev.syscall.nr, SYS_getppid);
+	utrace_queue_free(q);
+	kill(s.tracee, SIGKILL);
+	srv_wait(&s, NULL);
+}
+
+/* One uid joins at most 256 times at once; the next is told why. */
+TEST_T(joiners_per_uid_cap, 120)
+{
+	enum { CAP = 256 };
+	struct srv s = srv_start("forever", NULL, UTRACE_SPAWN_NO_FILTER);
+	static struct utrace_queue *qs[CAP];
+	struct utrace_queue *q = NULL;
+	char why[W_REFUSED_TEXT] = "";
+	int fd;
+
+	more_descriptors(4 * CAP + 200);
+	for (int i = 0; i < CAP; i++)
+		qs[i] = join(s.tracee);
+	CHECK_EQ(utrace_queue_connect(s.tracee, &q), -EUSERS);
+	fd = raw_connect(s.helper);
+	raw_hello(fd);
+	CHECK_EQ(refused(fd, 10000, why, sizeof(why)), EUSERS);
+	CHECK(strstr(why, "joined connections") != NULL);
+	close(fd);
+	/* One leaves (once the server has seen it go): one more gets in. */
+	utrace_queue_free(qs[0]);
+	for (long dl = t_now_ms() + 10000;
+	     sockets_of(s.helper) > CAP && t_now_ms() < dl;)
+		t_msleep(10);
+	CHECK_EQ(sockets_of(s.helper), CAP);
+	CHECK_EQ(utrace_queue_connect(s.tracee, &q), 0);
+	utrace_queue_free(q);
+	for (int i = 1; i < CAP; i++)
+		utrace_queue_free(qs[i]);
+	kill(s.tracee, SIGKILL);
+	srv_wait(&s, NULL);
+}
 
 /* utrace_queue_fd of a connected queue: readable while a record waits. */
 TEST(connected_fd_polls)
