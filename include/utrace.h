@@ -291,7 +291,8 @@ struct utrace_event {
 	int status;			/* EXIT: exit code; DEATH: wait status */
 	bool group_dead;		/* DEATH */
 	int jctl_type;			/* JCTL: CLD_STOPPED or CLD_CONTINUED */
-	struct timespec time;		/* CLOCK_MONOTONIC, when the tracer saw it */
+	struct timespec time;		/* CLOCK_MONOTONIC: when the tracer saw
+					   it (a syscall's: utrace_syscall_time(3)) */
 };
 
 #define UTRACE_REPLY_RETURN	0x1	/* set the syscall's return value (exit; entry with ABORT) */
@@ -392,6 +393,8 @@ int utrace_tracer_joiners(struct utrace_tracer *t);
 int utrace_tracer_set_records(struct utrace_tracer *t, unsigned mode);
 int utrace_set_observer(struct utrace_engine *e, bool observer);
 int utrace_from_record(struct utrace_engine *e);
+int utrace_syscall_time(struct utrace_engine *e, clockid_t clock,
+			struct timespec *entry, struct timespec *exit);
 
 /* What a record of a syscall holds besides its registers (utrace_set_capture(3)). */
 #define UTRACE_CAPTURE_ENTRY	0x1	/* read at the syscall's entry */

@@ -74,6 +74,7 @@ struct acc {
 	size_t len;
 	bool write;
 	ssize_t ret;
+	struct timespec *ts_exit;
 };
 
 static int rec_op(struct uthread *th, struct acc *a);
@@ -123,6 +124,55 @@ UTRACE_EXPORT int utrace_syscall_get(struct utrace_engine *e,
 	struct acc a = { .e = e, .fn = op_syscall_get, .sc = sc };
 
 	return sc ? access_call(&a) : -EINVAL;
+}
+
+/* CLOCK_MONOTONIC ns @ns on clock @clk (0 stays 0: not known). */
+static void ns_on(int64_t ns, clockid_t clk, struct timespec *out)
+{
+	if (ns && clk != CLOCK_MONOTONIC)
+		ns += utrace__now_ns(clk) - utrace__now_ns(CLOCK_MONOTONIC);
+	out->tv_sec = ns ? (time_t)(ns / 1000000000LL) : 0;
+	out->tv_nsec = ns ? (long)(ns % 1000000000LL) : 0;
+}
+
+static int times_out(const int64_t t[2], struct acc *a)
+{
+	struct timespec *ts = a->buf;
+
+	if (ts)
+		ns_on(t[0], (clockid_t)a->v, ts);
+	if (a->ts_exit)
+		ns_on(t[1], (clockid_t)a->v, a->ts_exit);
+	return 0;
+}
+
+static int op_syscall_time(struct uthread *th, struct acc *a)
+{
+	if (at_entry(th)) {
+		int64_t t[2] = { th->sc_time[0], 0 };
+
+		return times_out(t, a);
+	}
+	if (at_exit(th))
+		return times_out(th->sc_time, a);
+	return -ENODATA;
+}
+
+/**
+ * utrace_syscall_time - when the syscall being reported entered and left
+ * the kernel, on clock @clock; see utrace_syscall_time(3)
+ */
+UTRACE_EXPORT int utrace_syscall_time(struct utrace_engine *e,
+				      clockid_t clock, struct timespec *entry,
+				      struct timespec *exit)
+{
+	struct acc a = { .e = e, .fn = op_syscall_time, .v = clock,
+			 .buf = entry, .ts_exit = exit };
+
+	if (clock != CLOCK_MONOTONIC && clock != CLOCK_REALTIME &&
+	    clock != CLOCK_BOOTTIME)
+		return -EINVAL;
+	return access_call(&a);
 }
 
 static int op_stop_rusage(struct uthread *th, struct acc *a)
@@ -521,6 +571,8 @@ static int rec_op(struct uthread *th, struct acc *a)
 	}
 	if (a->fn == op_stop_rusage)
 		return -ENODATA;
+	if (a->fn == op_syscall_time)
+		return times_out(th->rec_time, a);
 	return -EPERM;
 }
 

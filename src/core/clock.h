@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The library's one clock helper: deadlines in ms, for the core and layers. */
+/* The library's one clock helper: now and deadlines, for the core and layers. */
 #ifndef UTRACE_CORE_CLOCK_H
 #define UTRACE_CORE_CLOCK_H
 
+#include <stdint.h>
 #include <time.h>
 
 /* CLOCK_MONOTONIC in milliseconds. */
@@ -12,6 +13,15 @@ static inline long utrace__now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* Clock @clk in nanoseconds. */
+static inline int64_t utrace__now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /*

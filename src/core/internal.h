@@ -157,6 +157,12 @@ struct uthread {
 	 */
 	bool rec_pass;
 	struct user_regs_struct rec_regs;
+	/*
+	 * When the syscall in progress entered and left the kernel
+	 * (CLOCK_MONOTONIC ns, 0: not known): the tracer's stops, or in a
+	 * pass made from a record the record's own (utrace_syscall_time).
+	 */
+	int64_t sc_time[2], rec_time[2];
 	/* each layer's own pointer (utrace__th_data), by registration */
 	void *ldata[UTRACE__NLAYERS];
 };

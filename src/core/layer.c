@@ -386,7 +386,8 @@ void utrace__th_observed(struct uthread *th, const uint64_t *capture,
 
 void utrace__record_report(struct uthread *th, bool exit,
 			   const struct utrace_syscall *sc,
-			   const struct user_regs_struct *regs)
+			   const struct user_regs_struct *regs,
+			   const int64_t times[2])
 {
 	struct utrace_syscall keep = th->sc;
 	struct utrace__event ev;
@@ -398,6 +399,8 @@ void utrace__record_report(struct uthread *th, bool exit,
 		return;
 	th->sc = *sc;
 	th->rec_regs = *regs;
+	th->rec_time[0] = times[0];
+	th->rec_time[1] = exit ? times[1] : 0;
 	th->rec_pass = true;
 	utrace__report(th, &ev);
 	th->rec_pass = false;

@@ -288,11 +288,14 @@ void utrace__th_observed(struct uthread *th, const uint64_t *capture,
 /*
  * The syscall-entry (or -exit, @exit) callbacks of @th's engines made
  * from a record: @sc and @regs are what utrace_syscall_get and
- * utrace_regs_get answer, votes count as UTRACE_RESUME, changes are
- * refused (utrace_set_observer(3)).  The thread may be running.
+ * utrace_regs_get answer, @times (CLOCK_MONOTONIC ns of the syscall's
+ * entry and exit, 0: not known) what utrace_syscall_time answers; votes
+ * count as UTRACE_RESUME, changes are refused (utrace_set_observer(3)).
+ * The thread may be running.
  */
 void utrace__record_report(struct uthread *th, bool exit,
 			   const struct utrace_syscall *sc,
-			   const struct user_regs_struct *regs);
+			   const struct user_regs_struct *regs,
+			   const int64_t times[2]);
 
 #endif

@@ -40,6 +40,8 @@ static void syscall_entry(struct uthread *th, const struct ptrace_syscall_info *
 	struct utrace__event ev;
 
 	th->stop = STOP_SYSCALL_ENTRY;
+	th->sc_time[0] = utrace__now_ns(CLOCK_MONOTONIC);
+	th->sc_time[1] = 0;
 	th->sc.nr = (long)in->entry.nr;
 	for (int i = 0; i < 6; i++)
 		th->sc.args[i] = in->entry.args[i];
@@ -63,6 +65,7 @@ static void syscall_exit(struct uthread *th, const struct ptrace_syscall_info *i
 	struct utrace__event ev;
 
 	th->stop = STOP_SYSCALL_EXIT;
+	th->sc_time[1] = utrace__now_ns(CLOCK_MONOTONIC);
 	th->want_exit = false;
 	th->sc.ret = (long)in->exit.rval;
 	if (th->sc.nr < 0 && utrace__regs_load(th) == 0)

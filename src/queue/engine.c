@@ -219,6 +219,22 @@ static uint32_t reply_vote(struct qthread *qt, uint32_t bits)
 
 /* -- Callbacks (loop thread) --------------------------------------------- */
 
+/*
+ * A syscall event's time: when the syscall entered (@exit: left) the
+ * kernel, the record's own stamp when it comes from one; else (not
+ * known) when the tracer saw it, as rec_begin set it.
+ */
+static void syscall_time(struct utrace_engine *e, struct utrace_event *ev,
+			 bool exit)
+{
+	struct timespec ts;
+
+	if (utrace_syscall_time(e, CLOCK_MONOTONIC, exit ? NULL : &ts,
+				exit ? &ts : NULL) == 0 &&
+	    (ts.tv_sec || ts.tv_nsec))
+		ev->time = ts;
+}
+
 static uint32_t q_syscall_entry(uint32_t action, struct utrace_engine *e)
 {
 	struct qthread *qt = utrace_engine_data(e);
@@ -247,6 +263,7 @@ static uint32_t q_syscall_entry(uint32_t action, struct utrace_engine *e)
 	if (!ev)
 		return pass_on(action, UTRACE_STOP);	/* never lose it */
 	utrace_syscall_get(e, &ev->syscall);
+	syscall_time(e, ev, false);
 	return pass_on(action, record_syscall(qt, e, r));
 }
 
@@ -260,6 +277,7 @@ static uint32_t q_syscall_exit(uint32_t action, struct utrace_engine *e)
 	if (!ev)
 		return pass_on(action, UTRACE_STOP);
 	utrace_syscall_get(e, &ev->syscall);
+	syscall_time(e, ev, true);
 	return pass_on(action, record_syscall(qt, e, r));
 }
 

@@ -32,6 +32,7 @@
 #include <linux/audit.h>
 #include <linux/futex.h>
 
+#include "core/clock.h"
 #include "core/layer.h"
 #include "core/proc.h"
 #include "record/layout.h"
@@ -132,6 +133,7 @@ struct rthread {
 	bool flip_armed;	/* ... from the stop that opened it */
 	bool in_entry;		/* an entry record delivered, exit not yet */
 	struct utrace_syscall sc;	/* that entry's */
+	int64_t times[2];		/* its entry's and exit's (tsc_ns) */
 	struct user_regs_struct regs;
 	/*
 	 * A recorded syscall a stop came in the middle of (a signal, an
@@ -160,6 +162,7 @@ struct rthread {
 	 */
 	struct level {
 		struct utrace_syscall sc;
+		int64_t times[2];
 		struct user_regs_struct regs;
 		struct utrace__cap ecap[UREC_NRULES];
 		unsigned necap;
@@ -187,6 +190,9 @@ struct rec {
 	pthread_t bell;
 	bool bell_started, bell_stop;
 	uint64_t stats[4];
+	/* the records' clock: TSC and CLOCK_MONOTONIC read together */
+	uint64_t tsc0, tsc1;
+	int64_t ns0, ns1;
 };
 
 enum { ST_RECORDS, ST_TRAPS, ST_PATCHED, ST_FLIPS };
@@ -1085,6 +1091,52 @@ static void on_sigsys(struct rec *rec, struct rthread *rt)
 /* -- Records: reading and delivering -------------------------------------------- */
 
 /*
+ * The records' clock.  The blob stamps each record with the TSC (rdtsc:
+ * no syscall, a few cycles); callbacks get CLOCK_MONOTONIC
+ * (utrace_syscall_time).  The tracer reads the TSC and the clock together
+ * when records are turned on and again at each delivery round, and moves
+ * a record's stamp from the latest pair at the rate between the first and
+ * the latest.  Records are delivered milliseconds at most after they were
+ * made, so the rate's error (a pair's jitter, well under a microsecond,
+ * over the time since the first pair) moves a time by nanoseconds.  It
+ * needs a TSC that runs at a constant rate and in step on every CPU, as
+ * the kernel's own "tsc" clock source does; the cross-thread order of the
+ * records relies on that already.
+ */
+static void tsc_pair(uint64_t *tsc, int64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	/* the pair read closest together (no preemption in between) */
+	for (int i = 0; i < 4; i++) {
+		uint64_t a = __builtin_ia32_rdtsc();
+		int64_t n = utrace__now_ns(CLOCK_MONOTONIC);
+		uint64_t b = __builtin_ia32_rdtsc();
+
+		if (b - a < best) {
+			best = b - a;
+			*tsc = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
+}
+
+/* A record's TSC stamp in CLOCK_MONOTONIC ns (the stamp is untrusted). */
+static int64_t tsc_ns(struct rec *rec, uint64_t tsc)
+{
+	double rate, d;
+
+	/* a rate from pairs 2 ms apart at least, once */
+	while (rec->ns1 - rec->ns0 < 2000000 || rec->tsc1 <= rec->tsc0)
+		tsc_pair(&rec->tsc1, &rec->ns1);
+	rate = (double)(rec->ns1 - rec->ns0) / (double)(rec->tsc1 - rec->tsc0);
+	d = (double)(int64_t)(tsc - rec->tsc1) * rate;
+	if (d > 1e15 || d < -1e15)
+		return 0;		/* a forged stamp: not known */
+	return rec->ns1 + (int64_t)d;
+}
+
+/*
  * The next record of the ring of slot @s into @out, without consuming it.
  * The ring is the program's memory: every field is checked, and a ring
  * that breaks the rules turns recording off for that thread (its syscalls
@@ -1294,6 +1346,7 @@ static void level_push(struct rthread *rt)
 	}
 	l = &rt->outer[rt->nouter++];
 	l->sc = rt->sc;
+	memcpy(l->times, rt->times, sizeof(l->times));
 	l->regs = rt->regs;
 	memcpy(l->ecap, rt->ecap, sizeof(l->ecap));
 	l->necap = rt->necap;
@@ -1313,6 +1366,7 @@ static void level_pop(struct rthread *rt)
 	l = &rt->outer[--rt->nouter];
 	free(rt->ebuf);
 	rt->sc = l->sc;
+	memcpy(rt->times, l->times, sizeof(rt->times));
 	rt->regs = l->regs;
 	memcpy(rt->ecap, l->ecap, sizeof(rt->ecap));
 	rt->necap = l->necap;
@@ -1345,7 +1399,10 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		rt->necap = utrace__rec_caps(r, UREC_ENTRY_SIZE, rt->ecap, &rt->ebuf);
 		rt->cur_exit = false;
 		rec->stats[ST_RECORDS]++;
-		utrace__record_report(rt->th, false, &sc, &rt->regs);
+		rt->times[0] = tsc_ns(rec, r->tsc);
+		rt->times[1] = 0;
+		utrace__record_report(rt->th, false, &sc, &rt->regs,
+				      rt->times);
 		return;
 	}
 	if (rt->intr.active && rt->intr.nr == r->nr &&
@@ -1359,6 +1416,7 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		bool again = rt->intr.restart && (long)r->v[0] != -EINTR;
 		struct utrace_syscall isc = rt->intr.sc;
 		struct user_regs_struct iregs = rt->intr.regs;
+		int64_t itimes[2];
 
 		rt->intr.active = false;
 		if (!again)
@@ -1372,10 +1430,12 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		/* the entry's memory was the first time's: not kept */
 		rt->nocap = true;
 		rec->stats[ST_RECORDS] += 2;
-		utrace__record_report(rt->th, false, &isc, &iregs);
+		/* when it was made again is not known: its exit's time */
+		itimes[0] = itimes[1] = tsc_ns(rec, r->tsc);
+		utrace__record_report(rt->th, false, &isc, &iregs, itimes);
 		isc.ret = (long)r->v[0];
 		iregs.rax = r->v[0];
-		utrace__record_report(rt->th, true, &isc, &iregs);
+		utrace__record_report(rt->th, true, &isc, &iregs, itimes);
 		rt->nocap = false;
 		return;
 	}
@@ -1387,7 +1447,8 @@ static void deliver(struct rec *rec, struct rthread *rt,
 	rt->nxcap = utrace__rec_caps(r, UREC_EXIT_SIZE, rt->xcap, &rt->xbuf);
 	rt->cur_exit = true;
 	rec->stats[ST_RECORDS]++;
-	utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
+	rt->times[1] = tsc_ns(rec, r->tsc);
+	utrace__record_report(rt->th, true, &rt->sc, &rt->regs, rt->times);
 	rt->cur_exit = false;
 	level_pop(rt);
 }
@@ -1425,6 +1486,7 @@ static void drain_thread(struct rec *rec, struct rthread *rt, bool all)
  */
 static void drain_all(struct rec *rec)
 {
+	tsc_pair(&rec->tsc1, &rec->ns1);
 	for (int guard = 0; guard < 1 << 20; guard++) {
 		struct rthread *best = NULL;
 		uint64_t best_tsc = UINT64_MAX, tsc = 0;
@@ -1572,7 +1634,9 @@ static void exit_at_stop(struct rec *rec, struct rthread *rt)
 	rt->nxcap = 0;
 	rt->cur_exit = true;
 	rec->stats[ST_RECORDS]++;
-	utrace__record_report(rt->th, true, &rt->sc, &rt->regs);
+	/* the syscall left the kernel for this stop, just now */
+	rt->times[1] = utrace__now_ns(CLOCK_MONOTONIC);
+	utrace__record_report(rt->th, true, &rt->sc, &rt->regs, rt->times);
 	rt->cur_exit = false;
 	level_pop(rt);
 }
@@ -1943,6 +2007,7 @@ static int do_set_records(void *arg)
 			return -ENOMEM;
 		rec->t = t;
 		rec->usable = usable();
+		tsc_pair(&rec->tsc0, &rec->ns0);
 		rec->buf = malloc(sizeof(*rec->buf));
 		if (!rec->buf) {
 			free(rec);

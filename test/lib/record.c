@@ -621,6 +621,112 @@ TEST_T(records_after_attach, 60)
 	close(p[0]);
 }
 
+/*
+ * utrace_syscall_time in the callbacks of "rec_prog naps 4 20".
+ * user[0]: nanosleep exits checked; [1]: times broken; [2]: from records;
+ * [3]: nanosleep entries no later than 20 ms after the getppid exit before
+ * them; [4]: calls in the wrong place that did not fail as documented.
+ * ptr: the last times (int64 ns: entry, exit, getppid exit).
+ */
+static int64_t ts_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+static uint32_t time_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	int64_t *last = te->ptr, en, ex, now = (int64_t)t_now_ms() * 1000000;
+	struct timespec a, b, ra, rb;
+	bool exit = ev->kind == K_SYSEXIT;
+
+	if (ev->kind == K_EXIT) {
+		te->user[4] += utrace_syscall_time(te->e, CLOCK_MONOTONIC, &a,
+						   &b) != -ENODATA;
+		return dflt;
+	}
+	if (ev->nr != SYS_nanosleep && ev->nr != SYS_getppid)
+		return dflt;
+	te->user[4] += utrace_syscall_time(te->e, CLOCK_PROCESS_CPUTIME_ID,
+					   &a, &b) != -EINVAL;
+	if (utrace_syscall_time(te->e, CLOCK_MONOTONIC, &a, &b) ||
+	    utrace_syscall_time(te->e, CLOCK_REALTIME, &ra, &rb)) {
+		te->user[1]++;
+		return dflt;
+	}
+	en = ts_ns(&a);
+	ex = ts_ns(&b);
+	/* known, in order, not in the future; an entry has no exit yet */
+	if (!en || en < last[1] || en > now + 1000000 ||
+	    (exit ? ex < en || ex > now + 1000000 || en != last[0] : ex != 0))
+		te->user[1]++;
+	/* CLOCK_REALTIME: the same moments, the clocks' distance apart */
+	if (llabs(ts_ns(&ra) - en - (time(NULL) * 1000000000LL - now)) >
+	    2000000000LL || (exit && llabs((ts_ns(&rb) - ex) -
+					   (ts_ns(&ra) - en)) > 1000000) ||
+	    (!exit && ts_ns(&rb)))
+		te->user[1]++;
+	te->user[2] += utrace_from_record(te->e) == 1;
+	if (!exit) {
+		last[0] = en;
+		if (ev->nr == SYS_nanosleep && en - last[2] < 20000000)
+			te->user[3]++;
+		return dflt;
+	}
+	last[1] = ex;
+	if (ev->nr == SYS_getppid) {
+		last[2] = ex;
+		/* a slow tracer: the program's next entry comes meanwhile */
+		t_msleep(60);
+		return dflt;
+	}
+	te->user[0]++;
+	if (ex - en < 20000000 || ex - en > 20000000 + 2000000000LL)
+		te->user[1]++;
+	return dflt;
+}
+
+static struct teng *time_run(bool rec)
+{
+	struct utrace_tracer *t = tracer(rec, true);
+	static int64_t last[2][3];
+	struct teng *te;
+	pid_t pid;
+
+	if (rec)
+		CHECK_EQ(utrace_set_capture(t, SYS_nanosleep, NULL, 0), 0);
+	pid = t_spawn(t, NULL, "rec_prog", "naps", "4", "20", NULL);
+	te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | UTRACE_EVENT(EXIT) |
+		      EV_LIFE, time_hook);
+	te->ptr = last[rec];
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+	return te;
+}
+
+/*
+ * utrace_syscall_time: when each syscall entered and left the kernel, on
+ * both paths; from records the thread's own stamps, not the delivery's
+ * (the tracer dawdles 60 ms over each getppid exit, and the nanosleep
+ * after it still entered within 20 ms of it).
+ */
+TEST_T(records_syscall_times, 60)
+{
+	struct teng *a = time_run(false), *b = time_run(true);
+
+	CHECK_EQ(a->user[0], 4);
+	CHECK_EQ(a->user[1], 0);
+	CHECK_EQ(a->user[2], 0);
+	CHECK_EQ(a->user[3], 0);	/* stops: the program waited */
+	CHECK_EQ(a->user[4], 0);
+	CHECK_EQ(b->user[0], 4);
+	CHECK_EQ(b->user[1], 0);
+	CHECK_EQ(b->user[2], 16);
+	CHECK_EQ(b->user[3], 4);
+	CHECK_EQ(b->user[4], 0);
+}
+
 TEST(records_api_errors)
 {
 	struct utrace_tracer *t = t_tracer();

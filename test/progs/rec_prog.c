@@ -16,6 +16,7 @@
  *   sigread R     a read from a pipe, blocked when SIGALRM comes; the
  *                 handler (SA_RESTART if R is 1) writes a byte to the pipe;
  *                 prints what read returned
+ *   naps N MS     N times: getppid, then nanosleep of MS milliseconds
  */
 #include <pthread.h>
 #include <signal.h>
@@ -152,7 +153,18 @@ int main(int argc, char **argv)
 		printf("read %ld\n", r);
 		return 0;
 	}
+	if (!strcmp(mode, "naps") && argc > 3) {
+		long n = atol(argv[2]), ms = atol(argv[3]);
+		struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
+
+		for (long i = 0; i < n; i++) {
+			syscall(SYS_getppid);
+			syscall(SYS_nanosleep, &ts, NULL);
+		}
+		printf("naps done\n");
+		return 0;
+	}
 	fprintf(stderr, "usage: rec_prog threads T N | orphan N | sigsys N | "
-		"sigread R\n");
+		"sigread R | naps N MS\n");
 	return 2;
 }
