@@ -145,6 +145,10 @@ struct rthread {
 		long nr;
 		struct utrace_syscall sc;
 		struct user_regs_struct regs;
+		/* its entry's captures: the syscall made again reads them */
+		struct utrace__cap ecap[UREC_NRULES];
+		unsigned necap;
+		unsigned char *ebuf;
 	} intr;
 	/*
 	 * The memory the entry being reported captured, and its exit's: a
@@ -155,6 +159,7 @@ struct rthread {
 	unsigned char *ebuf, *xbuf;
 	bool cur_exit;		/* reporting the exit (both sets visible) */
 	bool nocap;		/* a made-up report: no memory */
+	bool live;		/* reported at a stop: memory read live */
 	/*
 	 * Entries whose exits wait under the current one: a signal handler
 	 * came between a recorded syscall's entry and exit records and made
@@ -1323,6 +1328,15 @@ static ssize_t hook_rec_read(struct utrace_tracer *t, void *data,
 
 	if (!rt)
 		return n;
+	if (rt->live) {
+		/* the thread is stopped: its memory, as a stop reads it */
+		ssize_t k;
+
+		if (mem_open(rt->p))
+			return -EIO;
+		k = pread(rt->p->memfd, buf, len, (off_t)addr);
+		return k < 0 ? -EFAULT : k;
+	}
 	if (rt->nocap)
 		return n;
 	if (rt->cur_exit)
@@ -1427,16 +1441,37 @@ static void deliver(struct rec *rec, struct rthread *rt,
 			iregs.orig_rax = SYS_restart_syscall;
 		}
 		iregs.rax = (unsigned long)-ENOSYS;
-		/* the entry's memory was the first time's: not kept */
-		rt->nocap = true;
+		/*
+		 * Made again with the same arguments: its entry reads what
+		 * the first entry captured (the program's memory then), its
+		 * exit what this record captured.
+		 */
+		if (rt->in_entry)
+			level_push(rt);
+		rt->in_entry = true;
+		rt->sc = isc;
+		rt->regs = iregs;
+		free(rt->ebuf);
+		rt->ebuf = rt->intr.ebuf;
+		rt->intr.ebuf = NULL;
+		memcpy(rt->ecap, rt->intr.ecap, sizeof(rt->ecap));
+		rt->necap = rt->intr.necap;
+		rt->intr.necap = 0;
+		rt->cur_exit = false;
 		rec->stats[ST_RECORDS] += 2;
 		/* when it was made again is not known: its exit's time */
 		itimes[0] = itimes[1] = tsc_ns(rec, r->tsc);
 		utrace__record_report(rt->th, false, &isc, &iregs, itimes);
 		isc.ret = (long)r->v[0];
 		iregs.rax = r->v[0];
+		rt->sc = isc;
+		rt->regs = iregs;
+		rt->nxcap = utrace__rec_caps(r, UREC_EXIT_SIZE, rt->xcap,
+					     &rt->xbuf);
+		rt->cur_exit = true;
 		utrace__record_report(rt->th, true, &isc, &iregs, itimes);
-		rt->nocap = false;
+		rt->cur_exit = false;
+		level_pop(rt);
 		return;
 	}
 	/* an exit without its entry: a broken ring */
@@ -1629,14 +1664,28 @@ static void exit_at_stop(struct rec *rec, struct rthread *rt)
 	rt->intr.sc = rt->sc;
 	rt->intr.regs = rt->regs;
 	rt->intr.regs.rax = (unsigned long)ret;
+	free(rt->intr.ebuf);
+	rt->intr.ebuf = NULL;
+	rt->intr.necap = 0;
+	if (rt->intr.restart && rt->ebuf && rt->necap) {
+		/* a copy: the entry's own goes with level_pop */
+		rt->intr.ebuf = malloc(UREC_REC_MAX);
+		if (rt->intr.ebuf) {
+			memcpy(rt->intr.ebuf, rt->ebuf, UREC_REC_MAX);
+			memcpy(rt->intr.ecap, rt->ecap, sizeof(rt->ecap));
+			rt->intr.necap = rt->necap;
+		}
+	}
 	rt->sc.ret = ret;
 	rt->regs.rax = (unsigned long)ret;
 	rt->nxcap = 0;
 	rt->cur_exit = true;
+	rt->live = true;
 	rec->stats[ST_RECORDS]++;
-	/* the syscall left the kernel for this stop, just now */
+	/* the syscall left the kernel for this stop, just now; memory live */
 	rt->times[1] = utrace__now_ns(CLOCK_MONOTONIC);
 	utrace__record_report(rt->th, true, &rt->sc, &rt->regs, rt->times);
+	rt->live = false;
 	rt->cur_exit = false;
 	level_pop(rt);
 }
@@ -1914,6 +1963,7 @@ static void hook_forget(struct utrace_tracer *t, void *data,
 	*utrace__th_data(th, &rec_layer) = NULL;
 	free(rt->ebuf);
 	free(rt->xbuf);
+	free(rt->intr.ebuf);
 	while (rt->nouter)
 		free(rt->outer[--rt->nouter].ebuf);
 	free(rt);

@@ -529,6 +529,84 @@ TEST_T(records_capture_memory, 60)
 	CHECK(rb >= 5);		/* the write, read, openat, fstat ones */
 }
 
+/* What an observer reads at the exits of reads and sleeps, as text. */
+static uint32_t intr_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	char *log = te->ptr, line[200];
+	struct utrace_syscall sc;
+	struct timespec rem;
+	char c = '?';
+	ssize_t n = -1;
+
+	if (ev->kind != K_SYSEXIT || utrace_syscall_get(te->e, &sc))
+		return dflt;
+	if (sc.nr == SYS_read && sc.ret == 1)
+		n = utrace_mem_read(te->e, sc.args[1], &c, 1);
+	else if (sc.nr == SYS_clock_nanosleep)
+		n = utrace_mem_read(te->e, sc.args[3], &rem, sizeof(rem));
+	else
+		return dflt;
+	te->user[1] += utrace_from_record(te->e) == 1;
+	snprintf(line, sizeof(line), "%ld %ld %zd %c|", sc.nr, sc.ret, n,
+		 sc.nr == SYS_read ? c : n == sizeof(rem) && rem.tv_sec >= 4 ?
+		 'r' : '-');
+	strncat(log, line, 4095 - strlen(log));
+	return dflt;
+}
+
+static const char *intr_run(bool rec, const char *mode, const char *arg,
+			    long *from_records)
+{
+	static const struct utrace_capture rd[] = {
+		{ sizeof(rd[0]), 1, UTRACE_CAPTURE_EXIT, UTRACE_CAPTURE_RETLEN,
+		  0, 64 } };
+	static const struct utrace_capture sl[] = {
+		{ sizeof(sl[0]), 3, UTRACE_CAPTURE_EXIT, UTRACE_CAPTURE_FIXED,
+		  0, sizeof(struct timespec) } };
+	struct utrace_tracer *t = tracer(rec, false);
+	char *log = calloc(1, 4096);
+	struct teng *te;
+	pid_t pid;
+
+	if (rec) {
+		CHECK_EQ(utrace_set_capture(t, SYS_read, rd, 1), 0);
+		CHECK_EQ(utrace_set_capture(t, SYS_clock_nanosleep, sl, 1), 0);
+		CHECK_EQ(utrace_set_capture(t, SYS_write, NULL, 0), 0);
+	}
+	pid = t_spawn(t, NULL, "rec_prog", mode, arg, NULL);
+	te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE, intr_hook);
+	te->ptr = log;
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	*from_records = te->user[1];
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+	return log;
+}
+
+/*
+ * The memory of a recorded syscall a signal interrupts: its exit, reported
+ * at the stop, reads the time a sleep had left as a stop does (-ERESTART*
+ * then); a read made again after an SA_RESTART handler is reported from
+ * its record with what it read.
+ */
+TEST_T(records_interrupted_memory, 60)
+{
+	long ra, rb;
+	const char *a = intr_run(false, "sleep", NULL, &ra);
+	const char *b = intr_run(true, "sleep", NULL, &rb);
+
+	CHECK(strstr(a, "230 -516 16 r|"));	/* ERESTART_RESTARTBLOCK */
+	CHECK_STR(b, a);
+	CHECK_EQ(ra, 0);
+	CHECK(rb >= 1);
+	a = intr_run(false, "sigread", "1", &ra);
+	b = intr_run(true, "sigread", "1", &rb);
+	CHECK(strstr(a, "0 1 1 x|"));
+	CHECK_STR(b, a);
+	CHECK(rb >= 1);
+}
+
 /*
  * The queue's notify-only watches observe: their syscall records come from
  * the thread's records; a watch that holds syscalls keeps the stops.

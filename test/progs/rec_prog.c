@@ -134,6 +134,25 @@ int main(int argc, char **argv)
 		printf("mem %ld %ld\n", n, e);
 		return 0;
 	}
+	if (!strcmp(mode, "sleep")) {
+		/* a sleep SIGALRM interrupts: the time left, as -EINTR */
+		struct itimerval it = { { 0, 0 }, { 0, 50000 } };
+		struct timespec req = { 5, 0 }, rem = { 0, 0 };
+		struct sigaction sa;
+		int p[2];
+		long r;
+
+		if (pipe(p))
+			return 3;
+		pipe_w = p[1];
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_alarm;
+		sigaction(SIGALRM, &sa, NULL);
+		setitimer(ITIMER_REAL, &it, NULL);
+		r = syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &req, &rem);
+		printf("sleep %ld %d\n", r, rem.tv_sec >= 4);
+		return 0;
+	}
 	if (!strcmp(mode, "sigread") && argc > 2) {
 		struct itimerval it = { { 0, 0 }, { 0, 100000 } };
 		struct sigaction sa;
@@ -165,6 +184,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: rec_prog threads T N | orphan N | sigsys N | "
-		"sigread R | naps N MS\n");
+		"mem | sleep | sigread R | naps N MS
+");
 	return 2;
 }
