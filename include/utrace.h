@@ -399,6 +399,7 @@ int utrace_syscall_time(struct utrace_engine *e, clockid_t clock,
 /* What a record of a syscall holds besides its registers (utrace_set_capture(3)). */
 #define UTRACE_CAPTURE_ENTRY	0x1	/* read at the syscall's entry */
 #define UTRACE_CAPTURE_EXIT	0x2	/* read at its exit */
+#define UTRACE_CAPTURE_WHOLE	0x4	/* in when: all of it, or the stop path */
 #define UTRACE_CAPTURE_FIXED	0	/* len bytes */
 #define UTRACE_CAPTURE_ARGLEN	1	/* argument len_arg bytes, at most len */
 #define UTRACE_CAPTURE_RETLEN	2	/* the return value's bytes, at most len */
@@ -407,9 +408,9 @@ int utrace_syscall_time(struct utrace_engine *e, clockid_t clock,
 struct utrace_capture {
 	size_t size;		/* sizeof(struct utrace_capture) */
 	unsigned arg;		/* the argument (0-5) that holds the address */
-	unsigned when;		/* UTRACE_CAPTURE_ENTRY and/or _EXIT */
+	unsigned when;		/* UTRACE_CAPTURE_ENTRY and/or _EXIT (| _WHOLE) */
 	unsigned kind;		/* UTRACE_CAPTURE_FIXED ... _STRING */
-	unsigned len_arg;	/* for UTRACE_CAPTURE_ARGLEN */
+	unsigned len_arg;	/* for _ARGLEN; with _WHOLE: the bound */
 	size_t len;		/* bytes, or the limit */
 };
 

@@ -113,6 +113,9 @@ urec_entry:
 	jae	.Lslow
 	bt	%rax, UREC_S_WANT(%rbx)
 	jnc	.Lslow
+	call	.Lcap_whole
+	test	%eax, %eax
+	jnz	.Lslow
 
 	/* the entry record */
 	mov	$UREC_ENTRY_SIZE, %ecx
@@ -250,6 +253,40 @@ urec_blob_sys_plain:
 	shl	$5, %eax			/* UREC_RULESET */
 	lea	UREC_H_RULES(%r13,%rax), %r10
 1:	ret
+
+/*
+ * .Lcap_whole: eax 1 when a whole rule of the syscall (UREC_RU_WHOLE) does
+ * not fit, its bound argument above its maximum: the syscall then takes
+ * the stop path, never a shorter record.  Clobbers rax, rcx, rsi, r8-r10.
+ */
+.Lcap_whole:
+	call	.Lcap_set
+	xor	%eax, %eax
+	test	%r10, %r10
+	jz	9f
+	xor	%esi, %esi
+1:	lea	(%r10,%rsi,8), %r8
+	testb	$UREC_RU_WHOLE, UREC_RU_WHEN(%r8)
+	jz	2f
+	movzbl	UREC_RU_LENARG(%r8), %ecx
+	cmp	$6, %ecx
+	jae	3f				/* a bad rule: stops */
+	lea	.Largoff(%rip), %rax
+	movzbl	(%rax,%rcx), %ecx
+	mov	(%rbp,%rcx), %rcx		/* the bound */
+	mov	UREC_RU_MAX(%r8), %r9d
+	cmp	$UREC_CAP_LIMIT, %r9
+	jbe	4f
+	mov	$UREC_CAP_LIMIT, %r9d
+4:	cmp	%r9, %rcx
+	ja	3f
+2:	inc	%esi
+	cmp	$UREC_NRULES, %esi
+	jb	1b
+	xor	%eax, %eax
+9:	ret
+3:	mov	$1, %eax
+	ret
 
 /*
  * .Lcap_len: the bytes rule r8 takes at the moment edx (1 entry, 2 exit),

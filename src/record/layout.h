@@ -48,12 +48,14 @@
  */
 #define UREC_NRULES		4
 #define UREC_RULESET		(UREC_NRULES * 8)
-#define UREC_RU_WHEN		0	/* u8: 1 at entry, 2 at exit */
+#define UREC_RU_WHEN		0	/* u8: 1 at entry, 2 at exit, 4 whole */
 #define UREC_RU_ARG		1	/* u8: the argument holding the address */
 #define UREC_RU_KIND		2	/* u8: UTRACE_CAPTURE_FIXED ... */
 #define UREC_RU_LENARG		3	/* u8: the argument holding a length */
 #define UREC_RU_MAX		4	/* u32: bytes at most */
-#define UREC_CAP_LIMIT		16384	/* the most one rule captures */
+#define UREC_CAP_LIMIT		32768	/* the most one rule captures */
+#define UREC_RU_WHOLE		4	/* in WHEN: the record only if the
+					   LENARG argument is at most MAX */
 
 /* slot header (a thread's GS base) */
 #define UREC_S_SELECTOR		0	/* u8: syscall user dispatch selector */

@@ -2170,12 +2170,15 @@ UTRACE_EXPORT int utrace_set_capture(struct utrace_tracer *t, long nr,
 		unsigned char *r = a.set + i * 8;
 		uint32_t max = (uint32_t)c->len;
 
-		if (c->arg > 5 || !c->when ||
-		    (c->when & ~(UTRACE_CAPTURE_ENTRY | UTRACE_CAPTURE_EXIT)) ||
+		unsigned when = c->when & ~UTRACE_CAPTURE_WHOLE;
+
+		if (c->arg > 5 || !when ||
+		    (when & ~(UTRACE_CAPTURE_ENTRY | UTRACE_CAPTURE_EXIT)) ||
 		    c->kind > UTRACE_CAPTURE_STRING ||
-		    (c->kind == UTRACE_CAPTURE_ARGLEN && c->len_arg > 5) ||
+		    ((c->kind == UTRACE_CAPTURE_ARGLEN ||
+		      (c->when & UTRACE_CAPTURE_WHOLE)) && c->len_arg > 5) ||
 		    (c->kind == UTRACE_CAPTURE_RETLEN &&
-		     c->when != UTRACE_CAPTURE_EXIT) ||
+		     when != UTRACE_CAPTURE_EXIT) ||
 		    c->len > UREC_CAP_LIMIT)
 			return -EINVAL;
 		r[UREC_RU_WHEN] = (unsigned char)c->when;

@@ -608,6 +608,86 @@ TEST_T(records_interrupted_memory, 60)
 }
 
 /*
+ * user[0]: reads seen, [1]: of them from records, [2]: their bytes all
+ * as the program wrote them, [3]: a record's entry time wrong or going
+ * back, [4]: a record that is no syscall; ptr: the last time stamp (ns)
+ */
+static uint32_t whole_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	static char buf[40000];
+	struct utrace_syscall sc;
+	struct timespec ts, xts;
+	int rec = utrace_from_record(te->e);
+	long long *last = te->ptr, now;
+	int r = utrace_syscall_time(te->e, CLOCK_MONOTONIC, &ts, &xts);
+
+	if (rec == 1 && ev->kind != K_SYSENTRY && ev->kind != K_SYSEXIT) {
+		te->user[4]++;
+	} else if (rec == 1) {
+		now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+		if (r || now < *last)
+			te->user[3]++;
+		*last = now;
+	}
+	/* the pipe's reads (not the loader's) */
+	if (ev->kind != K_SYSEXIT || utrace_syscall_get(te->e, &sc) ||
+	    sc.nr != SYS_read || (sc.ret != 1000 && sc.ret != 40000))
+		return dflt;
+	te->user[0]++;
+	te->user[1] += rec == 1;
+	if (utrace_mem_read(te->e, sc.args[1], buf, (size_t)sc.ret) == sc.ret) {
+		long i;
+
+		for (i = 0; i < sc.ret; i++)
+			if (buf[i] != 'a' + (te->user[5] + i) % 26)
+				break;
+		te->user[2] += i == sc.ret;
+	}
+	te->user[5] += sc.ret;
+	return dflt;
+}
+
+/*
+ * A whole rule (UTRACE_CAPTURE_WHOLE): a read of 1000 bytes from a record
+ * with all of them, one of 40000 (above the rule's 32768) from stops; the
+ * record path's time stamps (utrace_record_time) between the run's start
+ * and end, never going back, none at stops.
+ */
+TEST_T(records_whole_rule_and_time, 60)
+{
+	static const struct utrace_capture rd[] = {
+		{ sizeof(rd[0]), 1, UTRACE_CAPTURE_EXIT | UTRACE_CAPTURE_WHOLE,
+		  UTRACE_CAPTURE_RETLEN, 2, 32768 } };
+	struct utrace_tracer *t = tracer(true, false);
+	long long last = 0, start, end;
+	struct timespec ts;
+	struct teng *te;
+	int fd;
+	pid_t pid;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	start = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	CHECK_EQ(utrace_set_capture(t, SYS_read, rd, 1), 0);
+	pid = t_spawn(t, &fd, "rec_prog", "bigread", NULL);
+	te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE, whole_hook);
+	te->ptr = &last;
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	end = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	CHECK_STR(t_read_all(fd), "bigread 1000 40000\n");
+	close(fd);
+	CHECK_EQ(te->user[0], 2);	/* the two reads of the pipe */
+	CHECK_EQ(te->user[1], 1);	/* the small one from a record */
+	CHECK_EQ(te->user[2], 2);	/* each whole */
+	CHECK_EQ(te->user[3], 0);
+	CHECK_EQ(te->user[4], 0);
+	CHECK(last > start && last < end);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+}
+
+/*
  * The queue's notify-only watches observe: their syscall records come from
  * the thread's records; a watch that holds syscalls keeps the stops.
  */
@@ -823,8 +903,20 @@ TEST(records_api_errors)
 	c.kind = UTRACE_CAPTURE_RETLEN;		/* at entry: no result yet */
 	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);
 	c.kind = UTRACE_CAPTURE_FIXED;
-	c.len = 16385;
+	c.len = 32769;
 	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);
+	c.len = 32768;
+	c.when = UTRACE_CAPTURE_ENTRY | UTRACE_CAPTURE_WHOLE;
+	c.len_arg = 2;
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), 0);
+	c.len_arg = 6;
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);
+	c.when = UTRACE_CAPTURE_WHOLE;		/* whole of no moment */
+	c.len_arg = 2;
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);
+	c.when = UTRACE_CAPTURE_ENTRY | 8;
+	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);
+	c.when = UTRACE_CAPTURE_ENTRY;
 	c.len = 8;
 	c.size = 8;
 	CHECK_EQ(utrace_set_capture(t, SYS_read, &c, 1), -EINVAL);

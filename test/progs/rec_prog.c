@@ -134,6 +134,21 @@ int main(int argc, char **argv)
 		printf("mem %ld %ld\n", n, e);
 		return 0;
 	}
+	if (!strcmp(mode, "bigread")) {
+		/* 1000 then 40000 bytes of a pattern, read from a pipe */
+		static char out[41000], in[40000];
+		int p[2];
+		long a, b;
+
+		for (size_t i = 0; i < sizeof(out); i++)
+			out[i] = (char)('a' + i % 26);
+		if (pipe(p) || write(p[1], out, sizeof(out)) != sizeof(out))
+			return 3;
+		a = read(p[0], in, 1000);
+		b = read(p[0], in, sizeof(in));
+		printf("bigread %ld %ld\n", a, b);
+		return 0;
+	}
 	if (!strcmp(mode, "sleep")) {
 		/* a sleep SIGALRM interrupts: the time left, as -EINTR */
 		struct itimerval it = { { 0, 0 }, { 0, 50000 } };
@@ -184,7 +199,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: rec_prog threads T N | orphan N | sigsys N | "
-		"mem | sleep | sigread R | naps N MS
-");
+		"mem | bigread | sleep | sigread R | naps N MS\n");
 	return 2;
 }
