@@ -298,7 +298,13 @@ printf 'x' >noexec
 chmod 644 noexec
 "$U" ./noexec 2>err
 t "non-executable file: strace's exec: Permission denied, exit 1" \
-	'[ $? -eq 1 ] && grep -qx "utrace: exec: Permission denied" err'
+	'[ $? -eq 1 ] && grep -qx "utrace: exec: Permission denied" err &&
+	 grep -qx "+++ exited with 1 +++" err'
+chmod 755 noexec
+"$U" -f ./noexec 2>err
+t "not a program: ENOEXEC, the child exits 1 as strace's" \
+	'[ $? -eq 1 ] && grep -q "^execve(\"./noexec\", .* = -1 ENOEXEC (Exec format error)$" err &&
+	 grep -qx "utrace: exec: Exec format error" err && grep -qx "+++ exited with 1 +++" err'
 
 # -o FILE PROG ignores SIGINT and SIGTERM (strace's -I never default).
 "$U" -o log "$O/test/progs/sleeper" 1 &

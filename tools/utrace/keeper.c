@@ -22,6 +22,7 @@ struct tinfo {
 	bool first_exec;	/* the command's first execve is to come */
 	bool check_exec;	/* its first execve is running: did it fail? */
 	bool rehide;		/* it failed: hide again from the next call */
+	bool exit_one;		/* it failed: the child exits 1, as strace's */
 	bool keep_exec;		/* -b execve: not on the command's own execve */
 	bool detaching;		/* -b execve: being detached in this report */
 };
@@ -118,9 +119,10 @@ static bool hidden(void *arg, pid_t tid, long nr)
 
 /*
  * The exit of the first execve of a command started here: when it failed,
- * as strace, "utrace: exec: ERROR" after its line (the process then exits
- * 1), and what the process does next is hidden again; the keeper stops
- * seeing syscall exits.
+ * as strace, "utrace: exec: ERROR" after its line, and what the process
+ * does next is hidden again; the keeper stops seeing syscall exits.  The
+ * process then exits 1 as strace's child does (k_syscall_entry), not the
+ * library's 127 (utrace_spawn(3)).
  */
 static uint32_t k_syscall_exit(uint32_t action, struct utrace_engine *e)
 {
@@ -132,9 +134,19 @@ static uint32_t k_syscall_exit(uint32_t action, struct utrace_engine *e)
 		t->check_exec = false;
 		cli->first_execs--;
 		if (sc.ret < 0 && sc.ret >= -4095) {
+			static const long exits[] = { SYS_exit_group };
+
 			sink_msg(cli->out, "exec: %s", strerror((int)-sc.ret));
 			t->rehide = true;
 			cli->first_execs++;	/* hidden() must see it again */
+			/* its _exit(127) is to become strace's exit 1 */
+			t->exit_one = true;
+			utrace_set_syscalls(e, exits, 1);
+			utrace_set_events(e, UTRACE_EVENT(EXEC) |
+					  UTRACE_EVENT(DEATH) |
+					  UTRACE_EVENT(REAP) |
+					  UTRACE_EVENT(SYSCALL_ENTRY));
+			return UTRACE_RESUME;
 		}
 	}
 	/* Once that execve is over, no more exits (the hidden ones came first). */
@@ -142,6 +154,29 @@ static uint32_t k_syscall_exit(uint32_t action, struct utrace_engine *e)
 		utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
 				  UTRACE_EVENT(REAP));
 	return UTRACE_RESUME;
+}
+
+/*
+ * After a failed first execve: the spawned child's _exit(127) made
+ * exit_group(1), the status strace's child exits with; then nothing more.
+ */
+static uint32_t k_syscall_entry(uint32_t action, struct utrace_engine *e)
+{
+	struct cli *cli = utrace_engine_data(e);
+	struct tinfo *t = tinfo(cli, utrace_engine_tid(e));
+	struct utrace_syscall sc;
+
+	if (!t || !t->exit_one || utrace_syscall_get(e, &sc) ||
+	    sc.nr != SYS_exit_group)
+		return utrace_pass(action, UTRACE_RESUME);
+	t->exit_one = false;
+	if (sc.args[0] == 127) {
+		sc.args[0] = 1;
+		utrace_syscall_set_args(e, sc.args);
+	}
+	utrace_set_events(e, UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |
+			  UTRACE_EVENT(REAP));
+	return utrace_pass(action, UTRACE_RESUME);
 }
 
 /* -b execve: whether the thread is being detached at this exec. */
@@ -258,6 +293,7 @@ static void k_reap(struct utrace_engine *e)
 }
 
 static const struct utrace_engine_ops keeper_ops = {
+	.report_syscall_entry = k_syscall_entry,
 	.report_syscall_exit = k_syscall_exit,
 	.report_exec = k_exec,
 	.report_death = k_death,
