@@ -26,6 +26,13 @@ $(O)/test/unit/syscalls: test/unit/syscalls.c test/harness.h \
 		-DDECODERS_H='"$(CURDIR)/tools/utrace/decode/decoders.h"' \
 		$(ALLCFLAGS) -rdynamic -o $@ $< $(UTRACE_TABLE_OBJS) $(LDLIBS) -ldl
 
+# The capture rules against the decoders (decode/capture.c).
+$(O)/test/unit/capture: test/unit/capture.c test/harness.h \
+		$(UTRACE_HDRS) $(UTRACE_TABLE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itest -Itools/utrace $(ALLCFLAGS) -o $@ $< \
+		$(UTRACE_TABLE_OBJS) $(LDLIBS)
+
 # The string buffer's formatter against snprintf(3).
 $(O)/test/unit/sbuf: test/unit/sbuf.c test/harness.h tools/utrace/util/sbuf.h \
 		$(O)/tools/utrace/util/sbuf.o

@@ -436,17 +436,28 @@ static ssize_t read_cstr(struct dec_ctx *c, unsigned long addr, char *buf,
 	*terminated = false;
 	while (got < size) {
 		size_t chunk = 4096 - ((addr + got) & 4095);
+		ssize_t n;
 		char *nul;
 
 		if (chunk > size - got)
 			chunk = size - got;
-		if (!dec_read_mem(c, addr + got, buf + got, chunk))
+		/*
+		 * Within a page a read is whole or fails; one from a record
+		 * may end early, where its capture ends: the string is whole
+		 * if its NUL came, and ends there otherwise, as at a page
+		 * that cannot be read.
+		 */
+		n = addr + got && c->mem_read ?
+		    c->mem_read(c->mem_ctx, addr + got, buf + got, chunk) : -1;
+		if (n <= 0)
 			return got ? (ssize_t)got : -1;
-		nul = memchr(buf + got, '\0', chunk);
+		nul = memchr(buf + got, '\0', (size_t)n);
 		if (nul) {
 			*terminated = true;
 			return (ssize_t)(nul - buf);
 		}
+		if ((size_t)n < chunk)
+			return (ssize_t)(got + (size_t)n);
 		got += chunk;
 	}
 	return (ssize_t)got;
