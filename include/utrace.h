@@ -359,6 +359,14 @@ int utrace_queue_debugreg_set(struct utrace_queue *q, pid_t tid, int n,
  */
 int utrace_queue_resume_thread(struct utrace_queue *q, pid_t tid,
 			       uint32_t action);
+/*
+ * Hold one watched thread as utrace_queue_stop holds each thread of a
+ * process, the others running on (a debugger's non-stop mode): 1 once it
+ * is stopped (a record of type 0 says so), -ETIMEDOUT.  Its threads born
+ * meanwhile are not held; utrace_queue_resume_thread lets it go.
+ */
+int utrace_queue_stop_thread(struct utrace_queue *q, pid_t tid,
+			     int timeout_ms);
 /* -- ptrace as an engine (beyond the kernel API) ------------------------- */
 
 int utrace_emulate_ptrace(struct utrace_tracer *t, pid_t tid);

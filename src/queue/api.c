@@ -139,6 +139,21 @@ UTRACE_EXPORT int utrace_queue_resume_thread(struct utrace_queue *q,
 	return q->ops->resume_thread(q, tid, action);
 }
 
+/**
+ * utrace_queue_stop_thread - hold one watched thread, the others untouched
+ * Returns 1 once it is stopped, -ETIMEDOUT (the stop stays in force),
+ * -ESRCH (not a live thread this queue watches), -ECANCELED
+ * (utrace_queue_resume_thread called it off), -EINVAL.  See
+ * utrace_queue_stop_thread(3).
+ */
+UTRACE_EXPORT int utrace_queue_stop_thread(struct utrace_queue *q, pid_t tid,
+					   int timeout_ms)
+{
+	if (!q || tid <= 0 || timeout_ms < -1)
+		return -EINVAL;
+	return q->ops->stop_thread(q, tid, timeout_ms);
+}
+
 UTRACE_EXPORT int utrace_queue_regs_get(struct utrace_queue *q, pid_t tid,
 					struct user_regs_struct *regs)
 {

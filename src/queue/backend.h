@@ -49,6 +49,8 @@ struct utrace__queue_ops {
 		     const struct utrace_reply *r);
 	int (*stop)(struct utrace_queue *q, pid_t pid, int timeout_ms);
 	int (*resume)(struct utrace_queue *q, pid_t pid);
+	/* @timeout_ms >= -1 */
+	int (*stop_thread)(struct utrace_queue *q, pid_t tid, int timeout_ms);
 	/* @action: UTRACE_RESUME or UTRACE_SINGLESTEP */
 	int (*resume_thread)(struct utrace_queue *q, pid_t tid,
 			     uint32_t action);

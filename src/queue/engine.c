@@ -462,6 +462,8 @@ static void qt_died(struct qthread *qt)
 	    (s = utrace__qstop_find(q, qt->tgid)) &&
 	    !s->done)
 		q->stops_pending++;	/* poll re-counts without it */
+	if (qt->tstop && !qt->allstop_seen)
+		utrace__qt_twake(q, qt->tid, -ESRCH);
 }
 
 static uint32_t q_death(struct utrace_engine *e, bool group_dead, int status)

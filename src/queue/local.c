@@ -245,6 +245,7 @@ static const struct utrace__queue_ops local_ops = {
 	.stop = utrace__q_stop,
 	.resume = utrace__q_resume,
 	.resume_thread = utrace__q_resume_thread,
+	.stop_thread = utrace__q_stop_thread,
 	.regs = utrace__q_regs,
 	.memv = utrace__q_memv,
 	.regset = utrace__q_regset,

@@ -74,7 +74,8 @@ struct qthread {
 	bool replied;			/* a reply waits to be carried out */
 	struct utrace_reply reply;
 	bool allstop;			/* taken by utrace_queue_stop */
-	bool allstop_seen;		/* ... and known to be stopped */
+	bool tstop;			/* taken by utrace_queue_stop_thread */
+	bool allstop_seen;		/* either: known to be stopped (type 0 made) */
 	bool bp;			/* held by back-pressure */
 	bool dead;
 	bool dr_set;			/* debug registers set through us */
@@ -90,6 +91,17 @@ struct qbp {
 	uint64_t addr;
 	uint8_t orig;
 	bool standing;			/* the int3 is there (not taken out) */
+};
+
+/*
+ * A utrace_queue_stop_thread call waiting for its thread (on the caller's
+ * stack, in lqueue.twaits under q->lock until it returns).
+ */
+struct qtwait {
+	struct qtwait *next;
+	pid_t tid;
+	bool done;
+	int result;			/* 1, or -ESRCH: it died first */
 };
 
 struct qstop {
@@ -116,6 +128,7 @@ struct lqueue {
 	struct utrace__tidmap threads;	/* struct qthread by tid */
 	struct qstop *stops;
 	unsigned stops_pending;
+	unsigned tstops_pending;	/* threads a thread stop waits for */
 	uint64_t *dead_ids;		/* held ids of threads that died */
 	size_t ndead, dead_cap;
 	/* shared, under lock */
@@ -127,6 +140,7 @@ struct lqueue {
 	bool full;			/* back-pressure until half is read */
 	bool bp_held;			/* some thread is held for it */
 	unsigned waiters;		/* threads in pthread_cond_wait */
+	struct qtwait *twaits;		/* utrace_queue_stop_thread calls */
 	int efd;			/* -1 until utrace_queue_fd */
 	const struct watch_args *watching;	/* do_watch in progress */
 	struct qbp *bps;		/* loop thread: int3 bytes written */
@@ -153,7 +167,8 @@ static inline struct lqueue *lq(struct utrace_queue *q)
 
 static inline bool qt_holding(const struct qthread *qt)
 {
-	return !qt->dead && (qt->held_id || qt->allstop || qt->bp);
+	return !qt->dead && (qt->held_id || qt->allstop || qt->tstop ||
+			     qt->bp);
 }
 
 /*
@@ -228,6 +243,8 @@ int utrace__q_stop(struct utrace_queue *uq, pid_t pid, int timeout_ms);
 int utrace__q_resume(struct utrace_queue *uq, pid_t pid);
 int utrace__q_resume_thread(struct utrace_queue *uq, pid_t tid,
 			    uint32_t action);
+int utrace__q_stop_thread(struct utrace_queue *uq, pid_t tid, int timeout_ms);
+void utrace__qt_twake(struct lqueue *q, pid_t tid, int result);
 
 /* found.c: leaving the program as found */
 void utrace__qbp_note(struct qthread *qt, const struct utrace_iov *v);

@@ -3,6 +3,10 @@
  * All-stop (local queue): utrace_queue_stop holds every watched thread of
  * a process and is done once each is in a ptrace stop; the layer's
  * after_dispatch hook looks again at those not stopped yet.
+ * utrace_queue_stop_thread does the same for one thread, the others
+ * untouched (a debugger's non-stop mode): its hold (qthread.tstop) is
+ * the thread's own, so utrace_queue_resume of the process leaves it, and
+ * a thread born meanwhile is not held.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,30 +24,51 @@ struct stop_scan {
 	int count, missing;
 };
 
+/*
+ * Bring a thread a stop takes to its ptrace stop: 0 once it is there (its
+ * record of type 0 made, once for every stop that holds it), -EAGAIN while
+ * it is not yet, -ESRCH when it is gone.
+ */
+static int stop_reach(struct qthread *qt)
+{
+	struct utrace_event *ev;
+	struct qrec *r;
+	int err;
+
+	if (qt->dead)
+		return -ESRCH;
+	if (qt->allstop_seen)
+		return 0;
+	/* 0: it is in a ptrace stop, held by our engine. */
+	err = utrace_control(qt->e, UTRACE_STOP);
+	if (err == -ESRCH)
+		return -ESRCH;
+	if (err || !utrace__qt_in_stop(qt))
+		return -EAGAIN;
+	qt->allstop_seen = true;
+	ev = utrace__rec_begin(qt, 0, &r);
+	if (ev) {
+		utrace_syscall_get(qt->e, &ev->syscall);
+		utrace__rec_commit(qt, r, false, NULL);
+	}
+	if (qt->tstop)
+		utrace__qt_twake(qt->q, qt->tid, 1);
+	return 0;
+}
+
 static void stop_scan_one(struct qthread *qt, void *arg)
 {
 	struct stop_scan *sc = arg;
+	int err;
 
 	if (qt->tgid != sc->s->pid || !qt->allstop || qt->dead)
 		return;
-	if (!qt->allstop_seen) {
-		/* 0: it is in a ptrace stop, held by our engine. */
-		int err = utrace_control(qt->e, UTRACE_STOP);
-
-		if (err == -ESRCH)
-			return;
-		if (err || !utrace__qt_in_stop(qt)) {
-			sc->missing++;
-			return;
-		}
-		qt->allstop_seen = true;
-		struct qrec *r;
-		struct utrace_event *ev = utrace__rec_begin(qt, 0, &r);
-
-		if (ev) {
-			utrace_syscall_get(qt->e, &ev->syscall);
-			utrace__rec_commit(qt, r, false, NULL);
-		}
+	err = stop_reach(qt);
+	if (err == -ESRCH)
+		return;
+	if (err) {
+		sc->missing++;
+		return;
 	}
 	sc->count++;
 }
@@ -64,12 +89,45 @@ static bool stop_scan(struct lqueue *q, struct qstop *s)
 	return !sc.missing;
 }
 
+/* Wake the utrace_queue_stop_thread calls waiting for @tid. */
+void utrace__qt_twake(struct lqueue *q, pid_t tid, int result)
+{
+	pthread_mutex_lock(&q->lock);
+	for (struct qtwait *w = q->twaits; w; w = w->next) {
+		if (w->tid != tid || w->done)
+			continue;
+		w->done = true;
+		w->result = result;
+		pthread_cond_broadcast(&q->cond);
+	}
+	pthread_mutex_unlock(&q->lock);
+}
+
+/* Look again at the threads thread stops wait for. */
+static void tstop_scan(struct lqueue *q)
+{
+	q->tstops_pending = 0;
+	for (struct qthread *qt = qt_next(q, NULL); qt; qt = qt_next(q, qt)) {
+		int err;
+
+		if (!qt->tstop || qt->allstop_seen || qt->dead)
+			continue;
+		err = stop_reach(qt);
+		if (err == -ESRCH)
+			utrace__qt_twake(q, qt->tid, -ESRCH);
+		else if (err)
+			q->tstops_pending++;
+	}
+}
+
 /* After a dispatch (the layer's hook): which all-stops are complete. */
 void utrace__q_after_dispatch(struct utrace_tracer *t, void *data)
 {
 	struct qlayer *ql = data;
 
 	for (struct lqueue *q = ql->queues; q; q = q->next) {
+		if (q->tstops_pending)
+			tstop_scan(q);
 		if (!q->stops_pending)
 			continue;
 		q->stops_pending = 0;
@@ -92,6 +150,9 @@ static void stop_take(struct qthread *qt, void *arg)
 	if (qt->tgid != a->pid || qt->dead || qt->allstop)
 		return;
 	qt->allstop = true;
+	/* Stopped already by its thread stop: counted, no new record. */
+	if (qt->tstop && qt->allstop_seen)
+		return;
 	qt->allstop_seen = false;
 	utrace_control(qt->e, UTRACE_STOP);
 }
@@ -234,7 +295,10 @@ static int do_resume(void *arg)
 		next = qt_next(q, qt);
 		if (qt->tgid != a->pid || !qt->allstop)
 			continue;
-		qt->allstop = qt->allstop_seen = false;
+		qt->allstop = false;
+		if (qt->tstop)
+			continue;	/* its thread stop holds it still */
+		qt->allstop_seen = false;
 		n++;
 		utrace__qt_release(qt);
 	}
@@ -267,10 +331,15 @@ static int do_resume_thread(void *arg)
 		return -ESRCH;
 	if (!qt)
 		return utrace__proc_alive(a->tid) ? -ENOENT : -ESRCH;
-	/* Only a thread the stop has stopped (its type-0 record made). */
-	if (!qt->allstop || !qt->allstop_seen)
+	/*
+	 * Only a thread a stop has stopped (its type-0 record made); a
+	 * thread stop not reached yet is called off.
+	 */
+	if (!qt->tstop && (!qt->allstop || !qt->allstop_seen))
 		return -ENOENT;
-	qt->allstop = qt->allstop_seen = false;
+	if (qt->tstop && !qt->allstop_seen)
+		utrace__qt_twake(a->q, qt->tid, -ECANCELED);
+	qt->allstop = qt->tstop = qt->allstop_seen = false;
 	/*
 	 * Voted when nothing else holds it (utrace__qt_release); a reply
 	 * waiting for the stop to end is carried out instead, with its own
@@ -294,3 +363,95 @@ int utrace__q_resume_thread(struct utrace_queue *uq, pid_t tid,
 	return err;
 }
 
+
+struct tstop_args {
+	struct lqueue *q;
+	pid_t tid;
+	struct qtwait *w;	/* NULL: the caller does not wait */
+};
+
+/* 1: stopped already; 0: under way (a->w listed); -ESRCH. */
+static int do_stop_thread(void *arg)
+{
+	struct tstop_args *a = arg;
+	struct lqueue *q = a->q;
+	struct qthread *qt = utrace__qt_find(q, a->tid);
+	int err;
+
+	if (!qt || qt->dead)
+		return -ESRCH;
+	qt->tstop = true;
+	err = stop_reach(qt);
+	if (err != -EAGAIN)
+		return err ? err : 1;
+	q->tstops_pending++;
+	if (a->w) {
+		pthread_mutex_lock(&q->lock);
+		a->w->next = q->twaits;
+		q->twaits = a->w;
+		pthread_mutex_unlock(&q->lock);
+	}
+	return 0;
+}
+
+/* The end of a wait (q->lock held, dropped here): @w leaves the list. */
+static int twait_put(struct lqueue *q, struct qtwait *w, int err)
+{
+	int r = w->done ? w->result : -ETIMEDOUT;
+
+	for (struct qtwait **pp = &q->twaits; *pp; pp = &(*pp)->next) {
+		if (*pp == w) {
+			*pp = w->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&q->lock);
+	return err ? err : r;
+}
+
+int utrace__q_stop_thread(struct utrace_queue *uq, pid_t tid, int timeout_ms)
+{
+	struct lqueue *q = lq(uq);
+	struct qtwait w = { .tid = tid };
+	struct tstop_args a = { q, tid, timeout_ms ? &w : NULL };
+	long deadline;
+	int err;
+
+	err = utrace__call(q->t, do_stop_thread, &a);
+	if (err)
+		return err;
+	if (!timeout_ms)
+		return -ETIMEDOUT;
+	deadline = utrace__now_ms() + timeout_ms;
+	if (utrace__on_loop(q->t)) {
+		for (;;) {
+			long left = deadline - utrace__now_ms();
+
+			pthread_mutex_lock(&q->lock);
+			if (w.done || (timeout_ms > 0 && left <= 0))
+				return twait_put(q, &w, 0);
+			pthread_mutex_unlock(&q->lock);
+			err = utrace_dispatch(q->t, timeout_ms < 0 ? -1 :
+					      (int)left);
+			if (err < 0) {
+				pthread_mutex_lock(&q->lock);
+				return twait_put(q, &w, err);
+			}
+		}
+	}
+	pthread_mutex_lock(&q->lock);
+	q->waiters++;
+	if (timeout_ms > 0) {
+		struct timespec ts;
+
+		utrace__deadline(&ts, CLOCK_MONOTONIC, timeout_ms);
+		while (!w.done &&
+		       pthread_cond_timedwait(&q->cond, &q->lock, &ts) == 0)
+			;
+	} else {
+		while (!w.done)
+			pthread_cond_wait(&q->cond, &q->lock);
+	}
+	q->waiters--;
+	return twait_put(q, &w, 0);
+}

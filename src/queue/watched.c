@@ -134,6 +134,9 @@ void utrace__qt_forget(struct qthread *qt)
 	struct lqueue *q = qt->q;
 
 	utrace__qt_unhash(q, qt);
+	/* A utrace_queue_stop_thread call waiting for it: not watched now. */
+	if (qt->tstop && !qt->allstop_seen && !qt->dead)
+		utrace__qt_twake(q, qt->tid, -ESRCH);
 	utrace__follow(q->t, qt->tid, 0, utrace__q_follow, q, false);
 	/* A held thread runs on as if replied UTRACE_RESUME. */
 	utrace_control(qt->e, UTRACE_DETACH);

@@ -515,6 +515,15 @@ static int rq_resume_thread(struct utrace_queue *uq, pid_t tid,
 			 NULL);
 }
 
+static int rq_stop_thread(struct utrace_queue *uq, pid_t tid, int timeout_ms)
+{
+	struct utrace__conn *c = conn_of(uq);
+	struct w_stop w = { tid, timeout_ms };
+
+	return (int)call(c, W_STOP_THREAD, &w, sizeof(w), NULL, 0, NULL, 0,
+			 NULL);
+}
+
 /* One request: at most W_IOV_MAX ranges and W_CHUNK bytes. */
 static ssize_t memv_one(struct utrace__conn *c, pid_t tid,
 			const struct utrace_iov *iov, size_t n, bool write)
@@ -698,6 +707,7 @@ static const struct utrace__queue_ops joined_ops = {
 	.stop = rq_stop,
 	.resume = rq_resume,
 	.resume_thread = rq_resume_thread,
+	.stop_thread = rq_stop_thread,
 	.regs = rq_regs,
 	.memv = rq_memv,
 	.regset = rq_regset,

@@ -27,9 +27,16 @@ static int result(struct sconn *c, uint32_t seq, int64_t ret,
 }
 
 /* Check an all-stop a STOP request waits for; true when answered. */
+/* A whole-process stop or a thread's, looked at without waiting. */
+static int stop_now(struct sconn *c, pid_t pid, bool thread)
+{
+	return thread ? utrace_queue_stop_thread(c->q, pid, 0) :
+			utrace_queue_stop(c->q, pid, 0);
+}
+
 static bool stop_try(struct sconn *c, struct pstop *s)
 {
-	int r = utrace_queue_stop(c->q, s->pid, 0);
+	int r = stop_now(c, s->pid, s->thread);
 
 	if (r == -ETIMEDOUT &&
 	    (s->deadline < 0 || utrace__now_ms() < s->deadline))
@@ -53,14 +60,15 @@ void utrace__sconn_stops_check(struct sconn *c)
 	}
 }
 
-static int req_stop(struct sconn *c, uint32_t seq, const struct w_stop *w)
+static int req_stop(struct sconn *c, uint32_t seq, const struct w_stop *w,
+		    bool thread)
 {
 	struct pstop *s;
 	int r;
 
 	if (w->timeout_ms < -1)
 		return result(c, seq, -EINVAL, NULL, 0);
-	r = utrace_queue_stop(c->q, w->pid, 0);
+	r = stop_now(c, w->pid, thread);
 	if (r != -ETIMEDOUT || w->timeout_ms == 0)
 		return result(c, seq, r, NULL, 0);
 	/* Answered later, from the server's loop (stops_check). */
@@ -69,6 +77,7 @@ static int req_stop(struct sconn *c, uint32_t seq, const struct w_stop *w)
 		return -ENOMEM;
 	s->seq = seq;
 	s->pid = w->pid;
+	s->thread = thread;
 	s->deadline = w->timeout_ms < 0 ? -1 : utrace__now_ms() + w->timeout_ms;
 	s->next = c->stops;
 	c->stops = s;
@@ -271,7 +280,7 @@ static int handle(struct sconn *c, const struct w_hdr *h, const uint8_t *body,
 	case W_STOP:
 		if (len != sizeof(struct w_stop))
 			return -EPROTO;
-		return req_stop(c, seq, (const void *)body);
+		return req_stop(c, seq, (const void *)body, false);
 	case W_RESUME: {
 		const struct w_stop *w = (const void *)body;
 
@@ -328,6 +337,10 @@ static int handle(struct sconn *c, const struct w_hdr *h, const uint8_t *body,
 								w->value),
 			      NULL, 0);
 	}
+	case W_STOP_THREAD:
+		if (len != sizeof(struct w_stop))
+			return -EPROTO;
+		return req_stop(c, seq, (const void *)body, true);
 	case W_RESUME_THREAD: {
 		const struct w_rthread *w = (const void *)body;
 

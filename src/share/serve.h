@@ -34,7 +34,8 @@
 struct pstop {
 	struct pstop *next;
 	uint32_t seq;
-	pid_t pid;
+	pid_t pid;		/* or the thread of a STOP_THREAD */
+	bool thread;		/* STOP_THREAD */
 	long deadline;		/* CLOCK_MONOTONIC ms; -1: none */
 };
 

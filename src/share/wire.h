@@ -37,6 +37,7 @@ enum {
 	W_DEBUGREG_SET,
 	W_RESUME_THREAD,
 	W_REFUSED,		/* server: why it closes instead of serving */
+	W_STOP_THREAD,		/* added in 0.4: a server before it closes */
 	W_TYPE_MAX
 };
 
@@ -83,7 +84,7 @@ struct w_reply {
 };
 
 struct w_stop {
-	int32_t pid;
+	int32_t pid;		/* STOP_THREAD: the thread */
 	int32_t timeout_ms;
 };
 

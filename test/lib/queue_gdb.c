@@ -4,7 +4,8 @@
  * registers of a held thread (utrace_queue_regset_*, _debugreg_*), a real
  * hardware watchpoint, one thread of an all-stopped process let go or
  * single-stepped while the others stay stopped
- * (utrace_queue_resume_thread), and the step's trap as a SIGNAL record.
+ * (utrace_queue_resume_thread), one thread stopped while the other runs
+ * (utrace_queue_stop_thread), and the step's trap as a SIGNAL record.
  *
  * Every case runs twice: on a local queue (utrace_queue_new, the test
  * process is the tracer) and on a joined one (utrace_queue_connect to a
@@ -13,6 +14,8 @@
  * system call we watch, until the joiner has watched it.
  */
 #include <elf.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include "tlib.h"
@@ -623,6 +626,143 @@ TEST_T(resume_thread_step_one_of_two_local, 60)
 TEST_T(resume_thread_step_one_of_two_joined, 60)
 {
 	resume_thread(true);
+}
+
+/* -- One thread stopped, the other running (non-stop) ---------------------- */
+
+struct tstop_waiter {
+	struct utrace_queue *q;
+	pid_t tid;
+	int ret;
+	atomic_bool done;
+};
+
+static void *tstop_wait(void *arg)
+{
+	struct tstop_waiter *w = arg;
+
+	w->ret = utrace_queue_stop_thread(w->q, w->tid, 30000);
+	atomic_store(&w->done, true);
+	return NULL;
+}
+
+/* The next record: @tid's of type 0 (held ones of others replied). */
+static void type0_record(struct fx *f, pid_t tid)
+{
+	struct utrace_event ev;
+
+	CHECK_EQ(q_next(f->q, &ev, 20000), 1);
+	CHECK_EQ(ev.type, 0);
+	CHECK_EQ(ev.tid, tid);
+	CHECK(!ev.held);
+}
+
+static void stop_thread(bool joined)
+{
+	struct user_regs_struct r0;
+	struct utrace_event ev;
+	struct fx f;
+	pid_t tids[4], other, dead = dead_tid();
+	uint64_t id;
+	int r;
+
+	fx_start(&f, joined, "queue_prog", "spin", "1", "60000");
+	CHECK_EQ(utrace_queue_watch(f.q, f.pid, UTRACE_WATCH_PROCESS,
+				    UTRACE_EVENT_SIGNAL_ALL |
+				    UTRACE_EVENT(DEATH),
+				    UTRACE_EVENT(SIGNAL)), 0);
+	fx_go(&f);
+	CHECK(FX_UNTIL(&f, t_tasks(f.pid, tids, 4) == 2, 20000));
+	other = tids[0] == f.pid ? tids[1] : tids[0];
+	/* Bad arguments; not this queue's; gone. */
+	CHECK_EQ(utrace_queue_stop_thread(NULL, other, 0), -EINVAL);
+	CHECK_EQ(utrace_queue_stop_thread(f.q, 0, 0), -EINVAL);
+	CHECK_EQ(utrace_queue_stop_thread(f.q, other, -2), -EINVAL);
+	CHECK_EQ(utrace_queue_stop_thread(f.q, getpid(), 0), -ESRCH);
+	CHECK_EQ(utrace_queue_stop_thread(f.q, dead, 0), -ESRCH);
+
+	/* One thread stops, with its record; main spins on. */
+	CHECK_EQ(utrace_queue_stop_thread(f.q, other, 30000), 1);
+	type0_record(&f, other);
+	CHECK_EQ(t_state(other), 't');
+	CHECK(FX_UNTIL(&f, t_state(f.pid) == 'R', 10000));
+	CHECK_EQ(utrace_queue_regs_get(f.q, other, &r0), 0);
+	CHECK_EQ(utrace_queue_regs_get(f.q, f.pid, &r0), -EBUSY);
+	/* Again: 1 at once, no second record. */
+	CHECK_EQ(utrace_queue_stop_thread(f.q, other, 0), 1);
+	CHECK_EQ(q_next(f.q, &ev, 0), 0);
+
+	/*
+	 * A whole-process stop takes main (one record) and counts both; its
+	 * resume lets main go and leaves the thread stop in force.
+	 */
+	CHECK_EQ(utrace_queue_stop(f.q, f.pid, 30000), 2);
+	type0_record(&f, f.pid);
+	CHECK_EQ(q_next(f.q, &ev, 0), 0);
+	CHECK_EQ(utrace_queue_resume(f.q, f.pid), 1);
+	CHECK(FX_UNTIL(&f, t_state(f.pid) == 'R', 10000));
+	CHECK_EQ(t_state(other), 't');
+	CHECK_EQ(utrace_queue_regs_get(f.q, other, &r0), 0);
+
+	/* utrace_queue_resume_thread lets it go, once. */
+	CHECK_EQ(utrace_queue_resume_thread(f.q, other, UTRACE_RESUME), 0);
+	CHECK(FX_UNTIL(&f, t_state(other) == 'R', 10000));
+	CHECK_EQ(utrace_queue_resume_thread(f.q, other, UTRACE_RESUME),
+		 -ENOENT);
+	CHECK_EQ(utrace_queue_regs_get(f.q, other, &r0), -EBUSY);
+
+	/* Without waiting: the record says when; then 1. */
+	r = utrace_queue_stop_thread(f.q, other, 0);
+	CHECK(r == 1 || r == -ETIMEDOUT);
+	type0_record(&f, other);
+	CHECK_EQ(utrace_queue_stop_thread(f.q, other, 0), 1);
+	/* A step from it: the trap is a held SIGNAL record. */
+	CHECK_EQ(utrace_queue_resume_thread(f.q, other, UTRACE_SINGLESTEP), 0);
+	id = step_record(&f, other);
+	reply(f.q, id, UTRACE_RESUME | UTRACE_SIGNAL_IGN);
+	CHECK(FX_UNTIL(&f, t_state(other) == 'R', 10000));
+
+	if (!joined) {
+		struct tstop_waiter w = { f.q, other, 0, false };
+		pthread_t th;
+
+		/*
+		 * Called off before it is reached (locally the loop sees the
+		 * stop only in a dispatch): no record; the next stop of the
+		 * process makes one per thread, none left over.
+		 */
+		CHECK_EQ(utrace_queue_stop_thread(f.q, other, 0), -ETIMEDOUT);
+		CHECK_EQ(utrace_queue_resume_thread(f.q, other, UTRACE_RESUME),
+			 0);
+		CHECK_EQ(utrace_queue_stop(f.q, f.pid, 30000), 2);
+		for (int n = 0; n < 2; n++) {
+			CHECK_EQ(q_next(f.q, &ev, 0), 1);
+			CHECK_EQ(ev.type, 0);
+		}
+		CHECK_EQ(q_next(f.q, &ev, 0), 0);
+		CHECK_EQ(utrace_queue_resume(f.q, f.pid), 2);
+		/* Waited for from another thread while the loop runs. */
+		CHECK_EQ(pthread_create(&th, NULL, tstop_wait, &w), 0);
+		CHECK(DISPATCH_UNTIL(f.t, atomic_load(&w.done), 30000));
+		CHECK_EQ(pthread_join(th, NULL), 0);
+		CHECK_EQ(w.ret, 1);
+		type0_record(&f, other);
+		CHECK_EQ(utrace_queue_resume_thread(f.q, other, UTRACE_RESUME),
+			 0);
+	}
+	kill(f.pid, SIGKILL);
+	drain(&f);
+	fx_end(&f);
+}
+
+TEST_T(stop_thread_one_of_two_local, 60)
+{
+	stop_thread(false);
+}
+
+TEST_T(stop_thread_one_of_two_joined, 60)
+{
+	stop_thread(true);
 }
 
 /* -- UTRACE_WATCH_FIRST ---------------------------------------------------- */
