@@ -307,6 +307,11 @@ void **utrace__th_data(struct uthread *th, const struct utrace__layer *ops)
 	return NULL;
 }
 
+bool utrace__th_stepping(const struct uthread *th)
+{
+	return th->step_mode;
+}
+
 void utrace__th_signal_stop(struct uthread *th)
 {
 	th->state = TH_STOPPED;

@@ -257,6 +257,8 @@ enum utrace__stop utrace__th_stop(const struct uthread *th);
 int utrace__th_stop_sig(const struct uthread *th);
 /* The layer @ops's own pointer on the thread (NULL until it sets it). */
 void **utrace__th_data(struct uthread *th, const struct utrace__layer *ops);
+/* Was it last restarted with a step request (PTRACE_SINGLESTEP/BLOCK)? */
+bool utrace__th_stepping(const struct uthread *th);
 /* Stopped at a signal stop whose signal the layer took: none is delivered. */
 void utrace__th_signal_stop(struct uthread *th);
 /*

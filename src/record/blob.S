@@ -5,20 +5,26 @@
  * must be position-independent and freestanding: it refers to nothing
  * outside itself but its data page, one page after its start.
  *
- * A rewritten syscall site jumps to its stub, which steps over the red zone
- * and calls urec_entry with every register as the program had it (the
- * stub's return address on the stack).  urec_entry either records the
- * syscall (an entry record, the syscall from here, an exit record) or just
- * makes it (records off, or this thread has no slot), and returns to the
- * stub with the registers a real syscall would leave (rax the result, rcx
- * the address after the site's syscall, r11 the flags); or, for a syscall
- * that must take the stop path, returns to the stub's slow entry, where the
- * stub makes the syscall itself (syscall user dispatch then traps it).
+ * A rewritten syscall site jumps to its stub, which jumps to urec_entry
+ * with the stub's R in r11 (layout.h, a stub) and every other register as
+ * the program had it: rcx and r11 are the only ones a syscall instruction
+ * spends.  Nothing is written to the program's stack: urec_entry takes the
+ * thread's own stack in its slot (UREC_S_BUSY, with xchg, so that a thread
+ * that shares the slot, or a signal handler that comes in while the tracer
+ * is dead, takes the stub's own syscall at X instead), saves every register
+ * there, builds each record on that stack and copies it whole into the ring
+ * (type written last), makes the syscall from its own instruction, and
+ * returns to R with the registers a real syscall leaves (rax the result,
+ * r11 the flags; R sets rcx); or, for a syscall that must take the stop
+ * path, returns to X, whose syscall syscall user dispatch traps.
  *
- * Records are reserved with a compare-and-swap on the ring's head, so a
- * signal handler that makes syscalls in between gets its own space; each
- * record's type is written last, and the tracer reads up to the first
- * record whose type is still 0.
+ * A signal never runs a handler inside here while the tracer lives: at
+ * every stop of a thread found in this code the tracer puts the thread
+ * back in the program's state first (record.c, unwind), as if the syscall
+ * had not started, had been interrupted, or had returned, after the
+ * frame's phase (layout.h).  The only records in the ring are so whole
+ * ones, and a handler that never returns (siglongjmp) leaves nothing
+ * behind.
  */
 #include "record/layout.h"
 
@@ -39,8 +45,9 @@
 #define F_RDI	112
 #define F_FLAGS	120
 #define F_RET	128
-/* the program's stack pointer: frame + return address + red zone */
-#define F_SP	(F_RET + 8 + 128)
+#define F_SP	136
+#define F_PHASE	UREC_F_PHASE
+#define F_XTSC	UREC_F_XTSC
 
 #define SYS_close	3
 #define SYS_mmap	9
@@ -62,13 +69,40 @@
 	.globl	urec_blob_setup, urec_blob_close, urec_blob_gadget
 	.globl	urec_blob_sys_rec, urec_blob_sys_plain
 	.globl	urec_blob_sigsys, urec_blob_restorer
+	.globl	urec_blob_switch, urec_blob_switched, urec_blob_saved
+	.globl	urec_blob_committed, urec_blob_rec_saved, urec_blob_plain_saved
+	.globl	urec_blob_return, urec_blob_leave, urec_blob_left
+	.globl	urec_blob_entry_end, urec_blob_path_end
 	.hidden	urec_blob_sigsys, urec_blob_restorer
 	.hidden	urec_blob_start, urec_blob_end
 	.hidden	urec_blob_setup, urec_blob_close, urec_blob_gadget
 	.hidden	urec_blob_sys_rec, urec_blob_sys_plain
+	.hidden	urec_blob_switch, urec_blob_switched, urec_blob_saved
+	.hidden	urec_blob_committed, urec_blob_rec_saved, urec_blob_plain_saved
+	.hidden	urec_blob_return, urec_blob_leave, urec_blob_left
+	.hidden	urec_blob_entry_end, urec_blob_path_end
 
 urec_blob_start:
 urec_entry:
+	/*
+	 * Up to urec_blob_saved nothing may change the flags (the program's
+	 * are saved by pushfq) nor touch memory but the data page and the
+	 * slot: mov, jrcxz, xchg, lea, rdgsbase and push only.
+	 */
+	mov	urec_blob_start+UREC_CODE_SIZE+UREC_D_ON(%rip), %rcx
+	jrcxz	.Lx
+	mov	$1, %ecx
+	xchg	%ecx, %gs:UREC_S_BUSY
+	jrcxz	1f
+.Lx:	/* no blob here, or its stack is taken: the stub's own syscall */
+	lea	-2(%r11), %r11
+	jmp	*%r11
+1:	rdgsbase %rcx
+urec_blob_switch:
+	xchg	%rcx, %rsp
+urec_blob_switched:
+	push	%rcx				/* F_SP */
+	push	%r11				/* F_RET: R */
 	pushfq
 	push	%rdi
 	push	%rsi
@@ -85,11 +119,14 @@ urec_entry:
 	push	%r13
 	push	%r14
 	push	%r15
+urec_blob_saved:
 	mov	%rsp, %rbp
+	sub	$16, %rsp
+	movl	$UREC_PH_START, F_PHASE(%rbp)
 	/*
-	 * The program's flags are saved (restored by popfq): clear AC, so
-	 * that the alignment check the program may have on never faults in
-	 * here (R + 2 is unaligned), and DF for string order.
+	 * Clear AC, so that the alignment check the program may have on
+	 * never faults in here (R + 2 is unaligned), and DF for string
+	 * order; popfq puts the program's back.
 	 */
 	pushfq
 	andl	$~0x40000, (%rsp)
@@ -97,13 +134,8 @@ urec_entry:
 	cld
 	lea	urec_blob_start+UREC_CODE_SIZE(%rip), %r12	/* data page */
 	mov	UREC_D_AREA(%r12), %r13
-	test	%r13, %r13
-	jz	.Lplain
 	rdgsbase %rbx
-	cmp	%r13, %rbx
-	jb	.Lplain
-	cmp	UREC_D_END(%r12), %rbx
-	jae	.Lplain
+	movl	$0, UREC_S_SLOW(%rbx)
 	cmpl	$1, UREC_H_STATE(%r13)
 	jne	.Lplain
 	cmpl	$1, UREC_S_ON(%rbx)
@@ -112,25 +144,23 @@ urec_entry:
 	cmp	$1024, %rax
 	jae	.Lslow
 	bt	%rax, UREC_S_WANT(%rbx)
-	jnc	.Lslow
-	call	.Lcap_whole
+	jc	2f
+	bt	%rax, UREC_S_STOP(%rbx)
+	jc	.Lslow
+	jmp	.Lplain
+2:	call	.Lcap_whole
 	test	%eax, %eax
 	jnz	.Lslow
 
-	/* the entry record */
+	/* the entry record, on this stack */
 	mov	$UREC_ENTRY_SIZE, %ecx
 	mov	$1, %edx
 	call	.Lcap_size
-	push	%rcx
-	call	.Lreserve
-	pop	%rcx
-	test	%rdi, %rdi
-	jz	.Lplain
+	sub	%rcx, %rsp
+	and	$-16, %rsp
+	mov	%rsp, %rdi
 	movl	%ecx, UREC_R_SIZE(%rdi)
-	rdtsc
-	shl	$32, %rdx
-	or	%rdx, %rax
-	mov	%rax, UREC_R_TSC(%rdi)
+	movl	$0, UREC_R_TYPE(%rdi)
 	mov	F_RAX(%rbp), %rax
 	mov	%rax, UREC_R_NR(%rdi)
 	xor	%ecx, %ecx
@@ -142,7 +172,7 @@ urec_entry:
 	mov	F_RET(%rbp), %rax
 	mov	UREC_STUB_SITE(%rax), %rax
 	mov	%rax, UREC_R_IP(%rdi)
-	lea	F_SP(%rbp), %rax
+	mov	F_SP(%rbp), %rax
 	mov	%rax, UREC_R_SP(%rdi)
 	rdfsbase %rax
 	mov	%rax, UREC_R_FSBASE(%rdi)
@@ -150,10 +180,18 @@ urec_entry:
 	mov	$UREC_ENTRY_SIZE, %esi
 	mov	$1, %edx
 	call	.Lcap_fill
-	pop	%rdi
-	movl	$UREC_T_ENTRY, UREC_R_TYPE(%rdi)
-	call	.Lbell
+	pop	%rsi
+	mov	$UREC_T_ENTRY, %edx
+	mov	$UREC_PH_ENTRY, %r8d
+	call	.Lcommit
+	test	%eax, %eax
+	jnz	.Lplain				/* records went off meanwhile */
 
+	/*
+	 * The syscall on the program's stack pointer: what the kernel
+	 * looks at (sigaltstack's SS_ONSTACK, a signal frame should the
+	 * tracer die meanwhile) is as without the blob.
+	 */
 	mov	F_RDI(%rbp), %rdi
 	mov	F_RSI(%rbp), %rsi
 	mov	F_RDX(%rbp), %rdx
@@ -161,23 +199,28 @@ urec_entry:
 	mov	F_R8(%rbp), %r8
 	mov	F_R9(%rbp), %r9
 	mov	F_RAX(%rbp), %rax
+	mov	F_SP(%rbp), %rsp
 urec_blob_sys_rec:
 	syscall
-	mov	%rax, F_RCX(%rbp)	/* the result, until the exit record */
-
-	/* the exit record (rbx, r12, r13 survive the syscall) */
-	mov	$UREC_EXIT_SIZE, %ecx
-	mov	$2, %edx
-	call	.Lcap_size
-	push	%rcx
-	call	.Lreserve
-	pop	%rcx
-	test	%rdi, %rdi
-	jz	2f
-	movl	%ecx, UREC_R_SIZE(%rdi)
+	mov	%rax, F_RCX(%rbp)		/* the result */
+urec_blob_rec_saved:
+	movl	$UREC_PH_MADE, F_PHASE(%rbp)
 	rdtsc
 	shl	$32, %rdx
 	or	%rdx, %rax
+	mov	%rax, F_XTSC(%rbp)
+
+	/* the exit record (rbx, r12, r13 survive the syscall) */
+	lea	F_XTSC(%rbp), %rsp
+	mov	$UREC_EXIT_SIZE, %ecx
+	mov	$2, %edx
+	call	.Lcap_size
+	sub	%rcx, %rsp
+	and	$-16, %rsp
+	mov	%rsp, %rdi
+	movl	%ecx, UREC_R_SIZE(%rdi)
+	movl	$0, UREC_R_TYPE(%rdi)
+	mov	F_XTSC(%rbp), %rax
 	mov	%rax, UREC_R_TSC(%rdi)
 	mov	F_RAX(%rbp), %rax
 	mov	%rax, UREC_R_NR(%rdi)
@@ -187,14 +230,17 @@ urec_blob_sys_rec:
 	mov	$UREC_EXIT_SIZE, %esi
 	mov	$2, %edx
 	call	.Lcap_fill
-	pop	%rdi
-	movl	$UREC_T_EXIT, UREC_R_TYPE(%rdi)
+	pop	%rsi
+	mov	$UREC_T_EXIT, %edx
+	mov	$UREC_PH_EXIT, %r8d
+	call	.Lcommit
+	test	%eax, %eax
+	jnz	.Ldone
 	call	.Lbell
-2:	mov	F_RCX(%rbp), %rax
-	mov	%rax, F_RAX(%rbp)
 	jmp	.Ldone
 
 .Lplain:
+	movl	$UREC_PH_PLAIN, F_PHASE(%rbp)
 	mov	F_RDI(%rbp), %rdi
 	mov	F_RSI(%rbp), %rsi
 	mov	F_RDX(%rbp), %rdx
@@ -202,18 +248,31 @@ urec_blob_sys_rec:
 	mov	F_R8(%rbp), %r8
 	mov	F_R9(%rbp), %r9
 	mov	F_RAX(%rbp), %rax
+	mov	F_SP(%rbp), %rsp
 urec_blob_sys_plain:
 	syscall
-	mov	%rax, F_RAX(%rbp)
+	mov	%rax, F_RCX(%rbp)
+urec_blob_plain_saved:
+	movl	$UREC_PH_PLAIN_MADE, F_PHASE(%rbp)
 
 .Ldone:
-	/* rcx and r11 as the syscall instruction at the site leaves them */
-	mov	F_RET(%rbp), %rax
-	mov	UREC_STUB_SITE(%rax), %rax
-	mov	%rax, F_RCX(%rbp)
-	mov	F_FLAGS(%rbp), %rax
-	mov	%rax, F_R11(%rbp)
-.Lreturn:
+	mov	F_RCX(%rbp), %rax
+	mov	%rax, F_RAX(%rbp)
+	jmp	urec_blob_return
+
+.Lslow:
+	/* the stub makes the syscall itself: the stop path */
+	movl	$UREC_PH_SLOW, F_PHASE(%rbp)
+	movl	$1, UREC_S_SLOW(%rbx)		/* X's trap: stop, not E */
+	subq	$2, F_RET(%rbp)			/* X */
+
+	/*
+	 * Back to the program: every register from the frame (r11 the
+	 * flags, as a syscall instruction leaves it; R sets rcx), its
+	 * stack, then the slot given back, then R.
+	 */
+urec_blob_return:
+	mov	%rbp, %rsp
 	pop	%r15
 	pop	%r14
 	pop	%r13
@@ -229,13 +288,15 @@ urec_blob_sys_plain:
 	pop	%rdx
 	pop	%rsi
 	pop	%rdi
+	mov	(%rsp), %r11
 	popfq
-	ret
-
-.Lslow:
-	/* the stub makes the syscall itself: the stop path */
-	addq	$UREC_STUB_SLOW, F_RET(%rbp)
-	jmp	.Lreturn
+	pop	%rcx
+urec_blob_leave:
+	mov	(%rsp), %rsp
+urec_blob_left:
+	movl	$0, %gs:UREC_S_BUSY
+	jmp	*%rcx
+urec_blob_entry_end:
 
 /*
  * Capture rules (layout.h): the rule set of the syscall in the frame, in
@@ -461,37 +522,46 @@ urec_blob_sys_plain:
 	.byte	F_RDI, F_RSI, F_RDX, F_R10, F_R8, F_R9
 
 /*
- * .Lreserve: room for a record of %ecx bytes in the slot at %rbx.
- * Returns its address in %rdi, or 0 when records went off while it waited
- * (the tracer died).  Clobbers rax, rcx, rdx, rsi, rdi, r8, r9, r14, r15.
+ * .Lcommit: the record at rsi (built whole, its type 0) into the ring of
+ * the slot at rbx: room waited for, padding to the ring's end when it
+ * does not fit there, the bytes copied, then its type edx (an entry's TSC
+ * stamp taken just before), the frame's phase r8d, the head.  Nothing is
+ * reserved before the record is whole, so a ring never holds a record
+ * whose writer went away.  eax: 0, or 1 when records went off while it
+ * waited for room (the tracer died: nothing written).
+ * Clobbers rax, rcx, rdx, rsi, rdi, r9, r10, r11, r14, r15.
  */
-.Lreserve:
-	mov	%rcx, %r8			/* size */
-.Lr_again:
+.Lcommit:
+	movl	UREC_R_SIZE(%rsi), %r9d		/* size */
+.Lc_again:
 	mov	UREC_S_HEAD(%rbx), %r14		/* head */
 	mov	%r14, %rax
 	and	$(UREC_RING_SIZE - 1), %rax	/* offset */
-	mov	$UREC_RING_SIZE, %rdx
-	sub	%rax, %rdx			/* room before the end */
+	mov	$UREC_RING_SIZE, %rcx
+	sub	%rax, %rcx			/* room before the end */
 	xor	%r15d, %r15d			/* padding */
-	cmp	%r8, %rdx
+	cmp	%r9, %rcx
 	jae	1f
-	mov	%rdx, %r15
-1:	lea	(%r14,%r15), %r9
-	add	%r8, %r9			/* new head */
-	mov	%r9, %rax
+	mov	%rcx, %r15
+1:	lea	(%r14,%r15), %r10
+	add	%r9, %r10			/* the new head */
+	mov	%r10, %rax
 	sub	UREC_S_TAIL(%rbx), %rax		/* used with it */
 	cmp	$UREC_RING_SIZE, %rax
 	jbe	2f
+	push	%rsi
+	push	%rdx
+	push	%r8
+	push	%r9
 	call	.Lwait
+	pop	%r9
+	pop	%r8
+	pop	%rdx
+	pop	%rsi
 	test	%eax, %eax
-	jz	.Lr_again
-	xor	%edi, %edi
+	jz	.Lc_again
 	ret
 2:	mov	%r14, %rax
-	lock cmpxchg %r9, UREC_S_HEAD(%rbx)
-	jne	.Lr_again			/* a handler came in between */
-	mov	%r14, %rax
 	and	$(UREC_RING_SIZE - 1), %rax
 	lea	UREC_SLOT_HDR(%rbx,%rax), %rdi
 	test	%r15, %r15
@@ -499,17 +569,34 @@ urec_blob_sys_plain:
 	movl	%r15d, UREC_R_SIZE(%rdi)
 	movl	$UREC_T_PAD, UREC_R_TYPE(%rdi)
 	lea	UREC_SLOT_HDR(%rbx), %rdi	/* the record starts the ring */
-3:	ret
+3:	mov	%rdx, %r11
+	cmp	$UREC_T_ENTRY, %edx
+	jne	4f
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax
+	mov	%rax, UREC_R_TSC(%rsi)
+4:	mov	%r11, %rdx			/* the type */
+	mov	%rdi, %r11			/* where the record goes */
+	mov	%r9, %rcx
+	rep movsb
+	movl	%edx, UREC_R_TYPE(%r11)
+urec_blob_committed:
+	movl	%r8d, F_PHASE(%rbp)
+	mov	%r10, UREC_S_HEAD(%rbx)
+	xor	%eax, %eax
+	ret
 
 /*
  * .Lwait: the ring is full; sleep until the tracer makes room (it wakes
  * UREC_S_WAIT), looking every 50 ms whether the tracer still lives.  A dead
- * tracer turns records off for good: returns 1.  Else 0.
+ * tracer turns records off for good: returns 1.  Else 0.  In: r10 = the
+ * head the record needs.  Clobbers rax, rcx, rdx, rsi, rdi, r10, r11.
  */
 .Lwait:
 	movl	$1, UREC_S_WAIT(%rbx)
 	mfence
-	mov	%r9, %rax
+	mov	%r10, %rax
 	sub	UREC_S_TAIL(%rbx), %rax
 	cmp	$UREC_RING_SIZE, %rax
 	jbe	1f
@@ -558,6 +645,8 @@ urec_blob_sys_plain:
 	mov	$SYS_futex, %eax
 	syscall
 1:	ret
+
+urec_blob_path_end:	/* the syscall path's helpers end here */
 
 /*
  * urec_blob_setup: run once per process by the tracer (its registers set
@@ -612,6 +701,17 @@ urec_blob_setup:
 	mov	$MADV_DONTFORK, %edx
 	mov	$SYS_madvise, %eax
 	syscall
+	/* each slot's stack ends in a guard page */
+	lea	UREC_HDR_SIZE(%r15), %r13
+	mov	$UREC_NSLOTS, %r12d
+1:	mov	%r13, %rdi
+	mov	$UREC_PAGE, %esi
+	xor	%edx, %edx			/* PROT_NONE */
+	mov	$SYS_mprotect, %eax
+	syscall
+	add	$UREC_SLOT_SIZE, %r13
+	dec	%r12d
+	jnz	1b
 	mov	%r15, %rax
 	mov	%r14, %rdx
 	int3

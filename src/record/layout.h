@@ -14,8 +14,10 @@
  *   pages 2...: stubs of rewritten sites (read/execute), placed at setup
  *           so that the sites near it need no code run in the thread later
  * and one shared area (a memfd, MADV_DONTFORK), also mapped by the tracer:
- *   header page, then UREC_NSLOTS slots, one per recording thread, each a
- *   header page and a ring.  A thread's GS base points at its slot.
+ *   header pages, then UREC_NSLOTS slots, one per recording thread, each
+ *   the blob's stack for that thread (its lowest page a guard), a header
+ *   page and a ring.  A thread's GS base points at its slot's header, the
+ *   top of its stack.
  */
 #ifndef UTRACE_RECORD_LAYOUT_H
 #define UTRACE_RECORD_LAYOUT_H
@@ -30,6 +32,8 @@
 #define UREC_D_END		8	/* u64: its end */
 #define UREC_D_TRACER		16	/* u64: the tracer's pid */
 #define UREC_D_PID		24	/* u64: the process (for its own reads) */
+#define UREC_D_ON		32	/* u64: the blob may use GS (0 in a fork
+					   child: the page is wiped) */
 #define UREC_D_SIGACT		64	/* struct kernel_sigaction: ours */
 #define UREC_D_OLDACT		96	/* the one it replaced */
 
@@ -40,6 +44,8 @@
 #define UREC_H_BELL		16	/* u32: futex word the tracee wakes */
 #define UREC_H_RULEIDX		1024	/* u8[1024]: a syscall's rule set, 0 none */
 #define UREC_H_RULES		UREC_PAGE	/* rule sets, UREC_RULESET bytes each */
+#define UREC_H_NULL		(3 * UREC_PAGE)	/* a slot header for threads
+					   without a slot: always busy */
 #define UREC_HDR_SIZE		(4 * UREC_PAGE)
 
 /*
@@ -64,11 +70,23 @@
 #define UREC_S_TAIL		16	/* u64: bytes consumed (tracer) */
 #define UREC_S_WAIT		24	/* u32: futex word, tracee waits for room */
 #define UREC_S_THRESH		28	/* u32: ring the bell from this many bytes */
+#define UREC_S_BUSY		32	/* u32: the thread is in the blob, on its
+					   stack (taken with xchg) */
+#define UREC_S_SLOW		36	/* u32: the blob sent the thread to
+					   X for the stop path (its trap
+					   there is not a restart from R) */
 #define UREC_S_WANT		64	/* 1024 bits: syscalls that record */
+#define UREC_S_STOP		192	/* 1024 bits: syscalls that take the
+					   stop path (the others are made
+					   plain, unseen) */
 #define UREC_SLOT_HDR		UREC_PAGE
 
 #define UREC_RING_SIZE		(256 * 1024)	/* a power of two */
-#define UREC_SLOT_SIZE		(UREC_SLOT_HDR + UREC_RING_SIZE)
+#define UREC_STACK_SIZE		(192 * 1024)	/* below the header: a
+					   guard page, the frame, the largest
+					   record (UREC_REC_MAX) */
+#define UREC_SLOT_SIZE		(UREC_STACK_SIZE + UREC_SLOT_HDR + \
+				 UREC_RING_SIZE)
 #define UREC_NSLOTS		32
 #define UREC_AREA_SIZE		(UREC_HDR_SIZE + UREC_NSLOTS * UREC_SLOT_SIZE)
 
@@ -107,13 +125,43 @@
 #define UREC_T_PAD		3
 
 /*
- * A stub's return address R (where the blob returns after a recorded or
- * plain syscall): R is a two-byte jump, R + 2 holds the site's address
- * after its syscall, R + 10 is where the blob returns to when the stub
- * must make the syscall itself (the stop path).
+ * A stub (16-byte aligned, at E):
+ *   E:      lea R(%rip), %r11; jmp *(the blob's entry, at its page's start)
+ *   X = R-2: syscall          (the stop path, a restart, no blob)
+ *   R:      movabs $SITE_AFTER, %rcx; the displaced instructions; jmp back
+ * The blob returns to R, or to X for the stop path; a syscall the kernel
+ * restarts from R is made again at X.  R + 2 holds the site's address
+ * after its syscall.
  */
+#define UREC_STUB_R		15
+#define UREC_STUB_X		13
 #define UREC_STUB_SITE		2
-#define UREC_STUB_SLOW		10
+
+/*
+ * The blob's frame at the top of a thread's stack (offsets from its
+ * base, below the slot header): the program's registers, in the order of
+ * an entry record's UREC_R_FRAME, then its flags, R and its stack
+ * pointer; below the base, the phase and the exit's TSC stamp.
+ */
+#define UREC_F_R15		0
+#define UREC_F_RBP		32
+#define UREC_F_RBX		40
+#define UREC_F_RAX		80
+#define UREC_F_RCX		88	/* the result, once made */
+#define UREC_F_FLAGS		120
+#define UREC_F_RET		128
+#define UREC_F_SP		136
+#define UREC_F_SIZE		144	/* from the base to the header */
+#define UREC_F_PHASE		(-8)	/* u32 */
+#define UREC_F_XTSC		(-16)
+/* phases: where the blob is in a syscall (the tracer's unwind) */
+#define UREC_PH_START		0	/* no record yet: start again */
+#define UREC_PH_ENTRY		1	/* the entry record is in the ring */
+#define UREC_PH_MADE		2	/* the syscall was made */
+#define UREC_PH_EXIT		3	/* the exit record is in the ring */
+#define UREC_PH_PLAIN		4	/* no record: before the syscall */
+#define UREC_PH_PLAIN_MADE	5
+#define UREC_PH_SLOW		6	/* back to X for the stop path */
 
 /* entry points, offsets in the code page */
 #define UREC_OFF_ENTRY		0

@@ -70,7 +70,15 @@ struct ptrace_sud_config {
 extern const char urec_blob_start[], urec_blob_end[];
 extern const char urec_blob_setup[], urec_blob_close[], urec_blob_gadget[];
 extern const char urec_blob_sigsys[], urec_blob_restorer[];
-extern const char urec_blob_sys_rec[];
+extern const char urec_blob_sys_rec[], urec_blob_sys_plain[];
+extern const char urec_blob_switch[], urec_blob_switched[], urec_blob_saved[];
+extern const char urec_blob_committed[], urec_blob_return[];
+extern const char urec_blob_rec_saved[], urec_blob_plain_saved[];
+extern const char urec_blob_leave[], urec_blob_left[], urec_blob_entry_end[];
+extern const char urec_blob_path_end[];
+
+/* A label's offset in the blob (and in its code page). */
+#define BLOB(sym)	((uint64_t)((sym) - urec_blob_start))
 
 #define NBITS		UTRACE__SYSSET_BITS
 #define TID(th)		utrace__th_tid(th)
@@ -92,9 +100,8 @@ enum { P_PENDING, P_ON, P_FAILED, P_FALLBACK };
 struct site {
 	struct site *next;
 	uint64_t addr;		/* the syscall instruction */
-	uint64_t e2;		/* stub: after the displaced instructions
-				   before the syscall (none yet) */
-	uint64_t x;		/* stub: its own syscall instruction */
+	uint64_t e2;		/* its stub (E, layout.h) */
+	uint64_t x;		/* the stub's own syscall instruction */
 	unsigned len;		/* bytes of the rewritten window */
 	bool patched;
 };
@@ -131,25 +138,11 @@ struct rthread {
 				   under the tracer nor spawned by it */
 	bool flip;		/* selector opened for one syscall at a stop */
 	bool flip_armed;	/* ... from the stop that opened it */
+	bool lent;		/* its slot taken while it clones (vfork) */
 	bool in_entry;		/* an entry record delivered, exit not yet */
 	struct utrace_syscall sc;	/* that entry's */
 	int64_t times[2];		/* its entry's and exit's (tsc_ns) */
 	struct user_regs_struct regs;
-	/*
-	 * A recorded syscall a stop came in the middle of (a signal, an
-	 * interrupt): its exit was reported at that stop, with what the
-	 * kernel had then (-ERESTART*: it is made again after the stop).
-	 */
-	struct {
-		bool active, restart;
-		long nr;
-		struct utrace_syscall sc;
-		struct user_regs_struct regs;
-		/* its entry's captures: the syscall made again reads them */
-		struct utrace__cap ecap[UREC_NRULES];
-		unsigned necap;
-		unsigned char *ebuf;
-	} intr;
 	/*
 	 * The memory the entry being reported captured, and its exit's: a
 	 * copy of the record, and where each capture is in it.
@@ -158,22 +151,7 @@ struct rthread {
 	unsigned necap, nxcap;
 	unsigned char *ebuf, *xbuf;
 	bool cur_exit;		/* reporting the exit (both sets visible) */
-	bool nocap;		/* a made-up report: no memory */
 	bool live;		/* reported at a stop: memory read live */
-	/*
-	 * Entries whose exits wait under the current one: a signal handler
-	 * came between a recorded syscall's entry and exit records and made
-	 * syscalls of its own (nested, last in first out).
-	 */
-	struct level {
-		struct utrace_syscall sc;
-		int64_t times[2];
-		struct user_regs_struct regs;
-		struct utrace__cap ecap[UREC_NRULES];
-		unsigned necap;
-		unsigned char *ebuf;
-	} outer[8];
-	unsigned nouter;
 	uint64_t want[NBITS / 64];	/* copies of what the slot holds */
 	uint64_t stop[NBITS / 64];
 };
@@ -360,9 +338,28 @@ static struct rproc *proc_find(struct rec *rec, pid_t tgid)
 	return NULL;
 }
 
+/*
+ * The blob builds the largest record on a thread's stack in its slot,
+ * under its frame and above the guard page, with room for its helpers.
+ */
+_Static_assert(UREC_PAGE + UREC_REC_MAX + UREC_F_SIZE + 1024 <=
+	       UREC_STACK_SIZE, "a record fits on the blob's stack");
+
+/* A slot's header (its stack below, its ring after), here and there. */
+static size_t slot_off(int slot)
+{
+	return UREC_HDR_SIZE + (size_t)slot * UREC_SLOT_SIZE + UREC_STACK_SIZE;
+}
+
 static char *slot_hdr(struct rproc *p, int slot)
 {
-	return p->map + UREC_HDR_SIZE + (size_t)slot * UREC_SLOT_SIZE;
+	return p->map + slot_off(slot);
+}
+
+/* Is @addr (of the process) in @p's area? */
+static bool in_area(const struct rproc *p, uint64_t addr)
+{
+	return p->area && addr >= p->area && addr < p->area + UREC_AREA_SIZE;
 }
 
 static void proc_unmap(struct rec *rec, struct rproc *p)
@@ -485,8 +482,13 @@ static void wants_of(struct rec *rec, struct uthread *th, uint64_t *want,
 		     uint64_t *stop)
 {
 	utrace__th_observed(th, rec->capture, want, stop);
+	/*
+	 * These stop even when no engine wants them: the tracer must see
+	 * them, and none may be made from the blob (a fork or vfork child
+	 * or a signal return would go on from inside it).
+	 */
 	for (long nr = 0; nr < NBITS; nr++) {
-		if (bit(want, nr) && never_recorded(nr)) {
+		if (never_recorded(nr)) {
 			bit_set(want, nr, false);
 			bit_set(stop, nr, true);
 		}
@@ -501,7 +503,7 @@ static void slot_publish(struct rthread *rt)
 		return;
 	s = slot_hdr(rt->p, rt->slot);
 	memcpy(s + UREC_S_WANT, rt->want, sizeof(rt->want));
-	memcpy(s + UREC_S_WANT + NBITS / 8, rt->stop, sizeof(rt->stop));
+	memcpy(s + UREC_S_STOP, rt->stop, sizeof(rt->stop));
 }
 
 /* Syscall user dispatch on @th, the blob's code allowed; @on false: off. */
@@ -511,8 +513,7 @@ static int sud_set(struct rthread *rt, bool on)
 
 	if (on) {
 		c.mode = PR_SYS_DISPATCH_ON;
-		c.selector = rt->p->area + UREC_HDR_SIZE +
-			     (uint64_t)rt->slot * UREC_SLOT_SIZE +
+		c.selector = rt->p->area + slot_off(rt->slot) +
 			     UREC_S_SELECTOR;
 		c.offset = rt->p->code;
 		c.len = UREC_CODE_SIZE;
@@ -539,7 +540,7 @@ static int thread_on(struct rec *rec, struct rproc *p, struct rthread *rt)
 	if (ptrace(PTRACE_GETREGS, TID(th), 0L, &r) < 0)
 		return -ESRCH;
 	/* The program uses GS itself: leave it alone (stops). */
-	if (r.gs_base)
+	if (r.gs_base && !in_area(p, r.gs_base))
 		return -EBUSY;
 	s = slot_hdr(p, slot);
 	memset(s, 0, UREC_SLOT_HDR);
@@ -550,9 +551,9 @@ static int thread_on(struct rec *rec, struct rproc *p, struct rthread *rt)
 	wants_of(rec, th, rt->want, rt->stop);
 	slot_publish(rt);
 	*(volatile uint32_t *)(s + UREC_S_ON) = 1;
-	r.gs_base = p->area + UREC_HDR_SIZE + (uint64_t)slot * UREC_SLOT_SIZE;
+	r.gs_base = p->area + slot_off(slot);
 	if (ptrace(PTRACE_SETREGS, TID(th), 0L, &r) < 0 || sud_set(rt, true)) {
-		r.gs_base = 0;
+		r.gs_base = p->area + UREC_H_NULL;
 		ptrace(PTRACE_SETREGS, TID(th), 0L, &r);
 		*(volatile uint32_t *)(s + UREC_S_ON) = 0;
 		rt->slot = -1;
@@ -567,8 +568,14 @@ static int thread_on(struct rec *rec, struct rproc *p, struct rthread *rt)
 }
 
 static void drain_thread(struct rec *rec, struct rthread *rt, bool all);
+static void unwind(struct rec *rec, struct rthread *rt, bool report);
 
-/* Stop recording @rt's thread (still traced, stopped or gone). */
+/*
+ * Stop recording @rt's thread (still traced, stopped or gone).  A thread
+ * that lives keeps a GS base in the area, the null slot's: the blob may
+ * still be reached from a rewritten site, and sends it to the stub's own
+ * syscall.
+ */
 static void thread_off(struct rec *rec, struct rthread *rt, bool alive)
 {
 	struct uthread *th = rt->th;
@@ -579,9 +586,10 @@ static void thread_off(struct rec *rec, struct rthread *rt, bool alive)
 	if (alive) {
 		struct user_regs_struct r;
 
+		unwind(rec, rt, true);
 		sud_set(rt, false);
 		if (ptrace(PTRACE_GETREGS, TID(th), 0L, &r) == 0) {
-			r.gs_base = 0;
+			r.gs_base = rt->p->area + UREC_H_NULL;
 			ptrace(PTRACE_SETREGS, TID(th), 0L, &r);
 		}
 		utrace__th_regs_drop(th);
@@ -643,6 +651,19 @@ static void rules_publish(struct rec *rec, struct rproc *p)
 	memcpy(p->map + UREC_H_RULEIDX, rec->ruleidx, sizeof(rec->ruleidx));
 	memcpy(p->map + UREC_H_RULES, rec->sets,
 	       (size_t)(rec->nsets + 1) * UREC_RULESET);
+}
+
+/*
+ * The blob's data page says that every thread of @p has a GS base in the
+ * area (a slot or the null slot), so that the blob may use it.  Only a
+ * fork child's copy of the page is 0 (wiped): its area is not mapped.
+ */
+static int blob_on(struct rproc *p)
+{
+	uint64_t on = 1;
+
+	return mem_rw(p, p->code + UREC_CODE_SIZE + UREC_D_ON, &on, sizeof(on),
+		      true);
 }
 
 /*
@@ -719,6 +740,7 @@ static int setup(struct rec *rec, struct rproc *p, struct rthread *rt)
 	p->area = (uint64_t)area;
 	*(uint64_t *)(p->map + UREC_H_MAGIC) = UREC_MAGIC;
 	*(volatile uint32_t *)(p->map + UREC_H_STATE) = 1;
+	*(uint32_t *)(p->map + UREC_H_NULL + UREC_S_BUSY) = 1;
 	data[0] = p->area;
 	data[1] = p->area + UREC_AREA_SIZE;
 	data[2] = (uint64_t)getpid();
@@ -731,7 +753,11 @@ static int setup(struct rec *rec, struct rproc *p, struct rthread *rt)
 	if (err)
 		return err;
 	stub_pages_ahead(p, th);
-	return thread_on(rec, p, rt);
+	err = thread_on(rec, p, rt);
+	if (err)
+		return err;
+	/* the blob may use GS from now on: every thread has a valid one */
+	return blob_on(p);
 }
 
 /* -- Rewriting syscall sites --------------------------------------------------- */
@@ -923,23 +949,21 @@ static size_t put_jmp(unsigned char *b, size_t n, uint64_t base, uint64_t to)
 }
 
 /*
- * The site at @addr (its syscall instruction): a stub, and the site
- * rewritten to jump to it when its next instructions can move there and
- * the process has a single thread (no other thread can be inside the bytes
- * being rewritten: this one is stopped).  NULL: no stub could be made.
+ * The site at @addr (its syscall instruction): a stub (layout.h), and the
+ * site rewritten to jump to it when its next instructions can move there
+ * and the process has a single thread (no other thread can be inside the
+ * bytes being rewritten: this one is stopped).  NULL: no stub could be
+ * made.
  */
 static struct site *site_get(struct rec *rec, struct rproc *p,
 			     struct uthread *th, uint64_t addr)
 {
-	static const unsigned char lea_down[5] = { 0x48, 0x8d, 0x64, 0x24, 0x80 };
-	static const unsigned char lea_up[8] = { 0x48, 0x8d, 0xa4, 0x24,
-						 0x80, 0x00, 0x00, 0x00 };
 	unsigned char code[WINDOW_MAX + 2], stub[STUB_MAX];
 	unsigned post = 0, len;
 	struct stub_page *sp;
 	struct site *s = site_find(p, addr);
 	uint64_t base, back, site_after = addr + 2;
-	size_t n = 0, r_at, f_at;
+	size_t n = 0;
 	int32_t d;
 
 	if (s)
@@ -962,33 +986,29 @@ static struct site *site_get(struct rec *rec, struct rproc *p,
 	sp = stub_page_for(p, th, addr, STUB_MAX);
 	if (!sp)
 		return NULL;
-	base = sp->addr + sp->used;
-	/* E2: over the red zone, into the blob */
-	n = put(stub, n, lea_down, sizeof(lea_down));
+	base = sp->addr + sp->used;	/* E, 16-byte aligned */
+	/* E: lea R(%rip), %r11; jmp *(the blob's entry) */
+	stub[n++] = 0x4c;
+	stub[n++] = 0x8d;
+	stub[n++] = 0x1d;
+	d = UREC_STUB_R - 7;
+	n = put(stub, n, &d, 4);
 	stub[n++] = 0xff;
-	stub[n++] = 0x15;
+	stub[n++] = 0x25;
 	d = rel32(base + n + 4, sp->addr);
 	n = put(stub, n, &d, 4);
-	r_at = n;		/* R: the blob returns here */
-	stub[n++] = 0xeb;
-	stub[n++] = 0;		/* jmp F, below */
+	/* X: the stub's own syscall */
+	stub[n++] = 0x0f;
+	stub[n++] = 0x05;
+	/* R: movabs $site_after, %rcx; the displaced instructions; back */
+	stub[n++] = 0x48;
+	stub[n++] = 0xb9;
 	n = put(stub, n, &site_after, 8);
-	/* R + 10: the stub makes the syscall itself (the stop path) */
-	n = put(stub, n, lea_up, sizeof(lea_up));
+	n = put(stub, n, code + 2, post);
+	n = put_jmp(stub, n, base, back);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->x = base + n;
-	stub[n++] = 0x0f;
-	stub[n++] = 0x05;
-	n = put(stub, n, code + 2, post);
-	n = put_jmp(stub, n, base, back);
-	/* F: done by the blob */
-	f_at = n;
-	stub[r_at + 1] = (unsigned char)(f_at - (r_at + 2));
-	n = put(stub, n, lea_up, sizeof(lea_up));
-	n = put(stub, n, code + 2, post);
-	n = put_jmp(stub, n, base, back);
 	if (mem_rw(p, base, stub, n, true)) {
 		free(s);
 		return NULL;
@@ -996,6 +1016,7 @@ static struct site *site_get(struct rec *rec, struct rproc *p,
 	sp->used += (n + 15) & ~(size_t)15;
 	s->addr = addr;
 	s->e2 = base;
+	s->x = base + UREC_STUB_X;
 	s->len = len;
 	if (len >= 5 && proc_threads(p->tgid) == 1) {
 		unsigned char jmp[WINDOW_MAX];
@@ -1073,9 +1094,25 @@ static void on_sigsys(struct rec *rec, struct rthread *rt)
 	ip = r->rip;	/* rewound by hook_status */
 	nr = (long)r->orig_rax;
 	if (in_stub_page(p, ip)) {
-		/* a stub's own syscall: the stop path */
-		flip_at(rt, r, ip);
-		rec->stats[ST_FLIPS]++;
+		/*
+		 * A stub's own syscall (X): the stop path the blob sent it
+		 * to (UREC_S_SLOW: a whole rule that does not fit, say), or
+		 * a syscall the kernel restarts from R, which goes to the
+		 * blob again (E) unless it must stop.  The blob's stack is
+		 * taken only in the blob (or by a vfork child): then X.
+		 */
+		char *sh = slot_hdr(p, rt->slot);
+		bool slow = *(volatile uint32_t *)(sh + UREC_S_SLOW);
+
+		*(volatile uint32_t *)(sh + UREC_S_SLOW) = 0;
+		if (slow || nr < 0 || nr >= NBITS || bit(rt->stop, nr) ||
+		    *(volatile uint32_t *)(sh + UREC_S_BUSY)) {
+			flip_at(rt, r, ip);
+			rec->stats[ST_FLIPS]++;
+			return;
+		}
+		r->rip = ip & ~(uint64_t)15;
+		utrace__th_regs_changed(th);
 		return;
 	}
 	s = site_get(rec, p, th, ip);
@@ -1084,7 +1121,7 @@ static void on_sigsys(struct rec *rec, struct rthread *rt)
 	r = utrace__th_regs(th);
 	if (!r)
 		return;
-	if (!s || bit(rt->stop, nr)) {
+	if (!s || nr < 0 || nr >= NBITS || bit(rt->stop, nr)) {
 		flip_at(rt, r, s ? s->x : ip);
 		rec->stats[ST_FLIPS]++;
 		return;
@@ -1337,8 +1374,6 @@ static ssize_t hook_rec_read(struct utrace_tracer *t, void *data,
 		k = pread(rt->p->memfd, buf, len, (off_t)addr);
 		return k < 0 ? -EFAULT : k;
 	}
-	if (rt->nocap)
-		return n;
 	if (rt->cur_exit)
 		n = utrace__rec_cap_read(rt->xcap, rt->nxcap, rt->xbuf, addr, buf, len);
 	if (n == -ENODATA)
@@ -1346,56 +1381,33 @@ static ssize_t hook_rec_read(struct utrace_tracer *t, void *data,
 	return n;
 }
 
-/* A nested entry comes: the current one waits under it. */
-static void level_push(struct rthread *rt)
+/* Report the exit of @rt's entry, @ret its result (its captures set). */
+static void report_exit(struct rec *rec, struct rthread *rt, long ret,
+			int64_t when)
 {
-	struct level *l;
-
-	if (rt->nouter == sizeof(rt->outer) / sizeof(rt->outer[0])) {
-		/* deeper than any handler nests: the oldest is forgotten */
-		free(rt->outer[0].ebuf);
-		memmove(rt->outer, rt->outer + 1,
-			sizeof(rt->outer) - sizeof(rt->outer[0]));
-		rt->nouter--;
-	}
-	l = &rt->outer[rt->nouter++];
-	l->sc = rt->sc;
-	memcpy(l->times, rt->times, sizeof(l->times));
-	l->regs = rt->regs;
-	memcpy(l->ecap, rt->ecap, sizeof(l->ecap));
-	l->necap = rt->necap;
-	l->ebuf = rt->ebuf;
-	rt->ebuf = NULL;
-	rt->necap = 0;
-}
-
-/* The current entry's exit was reported: the one under it is current. */
-static void level_pop(struct rthread *rt)
-{
-	struct level *l;
-
+	rt->sc.ret = ret;
+	rt->regs.rax = (unsigned long)ret;
+	rt->times[1] = when;
+	rt->cur_exit = true;
 	rt->in_entry = false;
-	if (!rt->nouter)
-		return;
-	l = &rt->outer[--rt->nouter];
-	free(rt->ebuf);
-	rt->sc = l->sc;
-	memcpy(rt->times, l->times, sizeof(rt->times));
-	rt->regs = l->regs;
-	memcpy(rt->ecap, l->ecap, sizeof(rt->ecap));
-	rt->necap = l->necap;
-	rt->ebuf = l->ebuf;
-	rt->in_entry = true;
+	rec->stats[ST_RECORDS]++;
+	utrace__record_report(rt->th, true, &rt->sc, &rt->regs, rt->times);
+	rt->cur_exit = false;
 }
 
+/*
+ * A record, checked (utrace__rec_peek), in its thread's order: an entry,
+ * then its exit.  The blob writes nothing else while the tracer lives (a
+ * signal handler never runs inside it: unwind), so anything else is a
+ * ring the program spoiled, whose trace is then wrong but never the
+ * tracer's state.
+ */
 static void deliver(struct rec *rec, struct rthread *rt,
 		    const struct utrace__rrec *r)
 {
 	struct utrace_syscall sc;
 
 	if (r->type == UREC_T_ENTRY) {
-		if (rt->in_entry)
-			level_push(rt);
 		regs_from(r, &rt->regs);
 		memset(&sc, 0, sizeof(sc));
 		sc.nr = r->nr;
@@ -1410,7 +1422,9 @@ static void deliver(struct rec *rec, struct rthread *rt,
 		sc.sp = rt->regs.rsp;
 		rt->sc = sc;
 		rt->in_entry = true;
-		rt->necap = utrace__rec_caps(r, UREC_ENTRY_SIZE, rt->ecap, &rt->ebuf);
+		rt->necap = utrace__rec_caps(r, UREC_ENTRY_SIZE, rt->ecap,
+					     &rt->ebuf);
+		rt->nxcap = 0;
 		rt->cur_exit = false;
 		rec->stats[ST_RECORDS]++;
 		rt->times[0] = tsc_ns(rec, r->tsc);
@@ -1419,73 +1433,11 @@ static void deliver(struct rec *rec, struct rthread *rt,
 				      rt->times);
 		return;
 	}
-	if (rt->intr.active && rt->intr.nr == r->nr &&
-	    !(rt->in_entry && rt->sc.nr == r->nr)) {
-		/*
-		 * The exit of a syscall a stop interrupted: reported there.
-		 * Made again after an -ERESTART* (its entry once more, as
-		 * the kernel's restart), unless it became -EINTR (a handler
-		 * without SA_RESTART: nothing was made again).
-		 */
-		bool again = rt->intr.restart && (long)r->v[0] != -EINTR;
-		struct utrace_syscall isc = rt->intr.sc;
-		struct user_regs_struct iregs = rt->intr.regs;
-		int64_t itimes[2];
-
-		rt->intr.active = false;
-		if (!again)
-			return;
-		if (iregs.rax == (unsigned long)-516) {
-			/* -ERESTART_RESTARTBLOCK: the kernel made restart_syscall */
-			isc.nr = SYS_restart_syscall;
-			iregs.orig_rax = SYS_restart_syscall;
-		}
-		iregs.rax = (unsigned long)-ENOSYS;
-		/*
-		 * Made again with the same arguments: its entry reads what
-		 * the first entry captured (the program's memory then), its
-		 * exit what this record captured.
-		 */
-		if (rt->in_entry)
-			level_push(rt);
-		rt->in_entry = true;
-		rt->sc = isc;
-		rt->regs = iregs;
-		free(rt->ebuf);
-		rt->ebuf = rt->intr.ebuf;
-		rt->intr.ebuf = NULL;
-		memcpy(rt->ecap, rt->intr.ecap, sizeof(rt->ecap));
-		rt->necap = rt->intr.necap;
-		rt->intr.necap = 0;
-		rt->cur_exit = false;
-		rec->stats[ST_RECORDS] += 2;
-		/* when it was made again is not known: its exit's time */
-		itimes[0] = itimes[1] = tsc_ns(rec, r->tsc);
-		utrace__record_report(rt->th, false, &isc, &iregs, itimes);
-		isc.ret = (long)r->v[0];
-		iregs.rax = r->v[0];
-		rt->sc = isc;
-		rt->regs = iregs;
-		rt->nxcap = utrace__rec_caps(r, UREC_EXIT_SIZE, rt->xcap,
-					     &rt->xbuf);
-		rt->cur_exit = true;
-		utrace__record_report(rt->th, true, &isc, &iregs, itimes);
-		rt->cur_exit = false;
-		level_pop(rt);
-		return;
-	}
-	/* an exit without its entry: a broken ring */
+	/* an exit without its entry: a spoiled ring */
 	if (!rt->in_entry || rt->sc.nr != r->nr)
 		return;
-	rt->sc.ret = (long)r->v[0];
-	rt->regs.rax = r->v[0];
 	rt->nxcap = utrace__rec_caps(r, UREC_EXIT_SIZE, rt->xcap, &rt->xbuf);
-	rt->cur_exit = true;
-	rec->stats[ST_RECORDS]++;
-	rt->times[1] = tsc_ns(rec, r->tsc);
-	utrace__record_report(rt->th, true, &rt->sc, &rt->regs, rt->times);
-	rt->cur_exit = false;
-	level_pop(rt);
+	report_exit(rec, rt, (long)r->v[0], tsc_ns(rec, r->tsc));
 }
 
 /* Deliver @rt's records (@all: until none is left; else one). */
@@ -1639,55 +1591,167 @@ static void bell_start(struct rec *rec)
 
 /* -- Hooks ------------------------------------------------------------------------- */
 
-/*
- * A stop of a recording thread whose last record is an entry, at the
- * blob's syscall instruction: the stop came in the middle of that syscall
- * (a signal, an interrupt) or right after it.  Report its exit now, as the
- * syscall-exit stop would have come first; the record the blob writes on
- * return is matched to it (deliver).
- */
-static void exit_at_stop(struct rec *rec, struct rthread *rt)
+/* The program's registers saved in the blob's frame @f (layout.h). */
+static void frame_regs(const uint64_t *f, struct user_regs_struct *r)
 {
-	struct user_regs_struct r;
-	uint64_t at = rt->p->code +
-		      (uint64_t)(urec_blob_sys_rec - urec_blob_start) + 2;
-	long ret;
+	r->r15 = f[0];
+	r->r14 = f[1];
+	r->r13 = f[2];
+	r->r12 = f[3];
+	r->rbp = f[4];
+	r->rbx = f[5];
+	r->r10 = f[7];
+	r->r9 = f[8];
+	r->r8 = f[9];
+	r->rax = f[10];
+	r->rdx = f[12];
+	r->rsi = f[13];
+	r->rdi = f[14];
+	r->eflags = f[15];
+	r->rsp = f[UREC_F_SP / 8];
+}
 
-	if (!rt->in_entry || ptrace(PTRACE_GETREGS, TID(rt->th), 0L, &r) < 0 ||
-	    r.rip != at)
-		return;
-	ret = (long)r.rax;
-	rt->intr.active = true;
-	rt->intr.restart = ret == -512 || ret == -513 || ret == -514 ||
-			   ret == -516;	/* -ERESTARTSYS ... RESTART_RESTARTBLOCK */
-	rt->intr.nr = rt->sc.nr;
-	rt->intr.sc = rt->sc;
-	rt->intr.regs = rt->regs;
-	rt->intr.regs.rax = (unsigned long)ret;
-	free(rt->intr.ebuf);
-	rt->intr.ebuf = NULL;
-	rt->intr.necap = 0;
-	if (rt->intr.restart && rt->ebuf && rt->necap) {
-		/* a copy: the entry's own goes with level_pop */
-		rt->intr.ebuf = malloc(UREC_REC_MAX);
-		if (rt->intr.ebuf) {
-			memcpy(rt->intr.ebuf, rt->ebuf, UREC_REC_MAX);
-			memcpy(rt->intr.ecap, rt->ecap, sizeof(rt->ecap));
-			rt->intr.necap = rt->necap;
-		}
+/*
+ * After an unwind: the slot given back, the head past what the tracer
+ * consumed (a record committed just before its head moved), and the free
+ * part of the ring zeroed (a record the thread was copying when it
+ * stopped: no byte of it may pass for a record later).
+ */
+static void ring_settle(char *s)
+{
+	uint64_t head = *(volatile uint64_t *)(s + UREC_S_HEAD);
+	uint64_t tail = *(volatile uint64_t *)(s + UREC_S_TAIL);
+	char *ring = s + UREC_SLOT_HDR;
+	size_t n;
+
+	if (tail > head || head - tail > UREC_RING_SIZE)
+		head = tail;
+	*(volatile uint64_t *)(s + UREC_S_HEAD) = head;
+	for (n = UREC_RING_SIZE - (head - tail); n;) {
+		size_t at = head % UREC_RING_SIZE;
+		size_t k = UREC_RING_SIZE - at < n ? UREC_RING_SIZE - at : n;
+
+		memset(ring + at, 0, k);
+		head += k;
+		n -= k;
 	}
-	rt->sc.ret = ret;
-	rt->regs.rax = (unsigned long)ret;
-	rt->nxcap = 0;
-	rt->cur_exit = true;
-	rt->live = true;
-	rec->stats[ST_RECORDS]++;
-	/* the syscall left the kernel for this stop, just now; memory live */
-	rt->times[1] = utrace__now_ns(CLOCK_MONOTONIC);
-	utrace__record_report(rt->th, true, &rt->sc, &rt->regs, rt->times);
-	rt->live = false;
-	rt->cur_exit = false;
-	level_pop(rt);
+	*(volatile uint32_t *)(s + UREC_S_BUSY) = 0;
+}
+
+/*
+ * A recording thread stopped inside the blob's syscall path (a signal, an
+ * interrupt, a group stop, a release): put it back in the program's state
+ * before anything else sees the stop, so that a signal handler runs on
+ * the program's stack with the program's registers and never inside the
+ * blob, as the stop path would have it:
+ *  - before its entry record, or on its way to the stop path: as if the
+ *    syscall had not started (back to the stub's start, E);
+ *  - its entry recorded, the syscall not made: as if the kernel had
+ *    interrupted it at once (-ERESTARTNOINTR: made again after the stop);
+ *  - made (returned, or interrupted with -ERESTART*, which the kernel
+ *    then handles from R as from the site), its exit not recorded: its
+ *    exit reported now, its memory read live;
+ *  - its exit recorded, or on the way out: as returned.
+ * The thread's stack in the slot is given back; whatever the blob was
+ * doing there is dropped.  @report: report the exit that the blob had no
+ * time to record (after the ring is drained).
+ */
+static void unwind(struct rec *rec, struct rthread *rt, bool report)
+{
+	struct user_regs_struct r, g;
+	struct rproc *p = rt->p;
+	uint64_t off, e, *f;
+	char *s;
+	uint32_t phase;
+	long ret = 0;
+	bool exit_now = false, restart = false;
+
+	if (rt->slot < 0 || !p->map ||
+	    ptrace(PTRACE_GETREGS, TID(rt->th), 0L, &r) < 0 ||
+	    r.rip < p->code || r.rip - p->code >= BLOB(urec_blob_path_end))
+		return;
+	off = r.rip - p->code;
+	s = slot_hdr(p, rt->slot);
+	f = (uint64_t *)(s - UREC_F_SIZE);
+
+	g = r;
+	g.orig_rax = (unsigned long)-1;	/* no restart but the syscall's */
+	if (off <= BLOB(urec_blob_saved)) {
+		/* the registers are the program's but rcx, r11 (R) and rsp */
+		if (off == BLOB(urec_blob_switched))
+			g.rsp = r.rcx;
+		else if (off > BLOB(urec_blob_switched))
+			g.rsp = f[UREC_F_SP / 8];
+		g.rip = r.r11 & ~15ULL;
+		if (off == BLOB(urec_blob_saved))
+			g.rip = f[UREC_F_RET / 8] & ~15ULL;
+	} else if (off < BLOB(urec_blob_return) ||
+		   off >= BLOB(urec_blob_entry_end)) {
+		/* the frame is whole; the path and its helpers */
+		frame_regs(f, &g);
+		e = f[UREC_F_RET / 8] & ~15ULL;
+		memcpy(&phase, (char *)f + UREC_F_PHASE, sizeof(phase));
+		if (off == BLOB(urec_blob_committed))
+			phase = (uint32_t)r.r8;	/* committed, not noted */
+		/* made, its phase not noted yet: the result in rax, then
+		   in the frame */
+		ret = (long)f[UREC_F_RCX / 8];
+		if (off == BLOB(urec_blob_sys_rec) + 2 ||
+		    off == BLOB(urec_blob_sys_plain) + 2) {
+			ret = (long)r.rax;
+			restart = true;
+		}
+		if (phase == UREC_PH_ENTRY &&
+		    (off == BLOB(urec_blob_sys_rec) + 2 ||
+		     off == BLOB(urec_blob_rec_saved)))
+			phase = UREC_PH_MADE;
+		if (phase == UREC_PH_PLAIN &&
+		    (off == BLOB(urec_blob_sys_plain) + 2 ||
+		     off == BLOB(urec_blob_plain_saved)))
+			phase = UREC_PH_PLAIN_MADE;
+		switch (phase) {
+		case UREC_PH_ENTRY:
+			ret = -513;		/* -ERESTARTNOINTR */
+			g.orig_rax = g.rax;
+			g.rax = (unsigned long)ret;
+			g.rip = e + UREC_STUB_R;
+			exit_now = true;
+			break;
+		case UREC_PH_MADE:
+			exit_now = true;
+			/* fall through */
+		case UREC_PH_EXIT:
+		case UREC_PH_PLAIN_MADE:
+			if (restart)
+				g.orig_rax = r.orig_rax;
+			g.rax = (unsigned long)ret;
+			g.rip = e + UREC_STUB_R;
+			break;
+		default:	/* START, PLAIN, SLOW: not made */
+			g.rip = e;
+			break;
+		}
+	} else if (off <= BLOB(urec_blob_leave)) {
+		/* the frame holds the program's registers, rax the result */
+		frame_regs(f, &g);
+		g.rip = f[UREC_F_RET / 8];
+	} else {
+		/* on the program's stack, its registers: to R */
+		g.rip = r.rcx;
+	}
+	g.rcx = g.rip;
+	g.r11 = g.eflags;
+	if (ptrace(PTRACE_SETREGS, TID(rt->th), 0L, &g) < 0)
+		return;
+	utrace__th_regs_drop(rt->th);
+	ring_settle(s);
+	if (exit_now && report && rt->in_entry) {
+		/* the thread is stopped: its memory read live, as a stop */
+		rt->nxcap = 0;
+		rt->live = true;
+		report_exit(rec, rt, ret, utrace__now_ns(CLOCK_MONOTONIC));
+		rt->live = false;
+	}
 }
 
 /*
@@ -1729,10 +1793,26 @@ static void check_takeover(struct rec *rec, struct rthread *rt)
 		break;
 	case SYS_prctl:
 		takes = r.rdi == 59 ||			/* PR_SET_SYSCALL_USER_DISPATCH */
-			r.rdi == 22;			/* PR_SET_SECCOMP */
+			r.rdi == 22 ||			/* PR_SET_SECCOMP */
+			r.rdi == 26;			/* PR_SET_TSC: rdtsc may fault */
 		break;
 	case SYS_seccomp:
 		takes = r.rdi == 1;			/* SECCOMP_SET_MODE_FILTER */
+		break;
+	case SYS_clone:
+	case SYS_clone3:
+	case SYS_fork:
+	case SYS_vfork:
+		/*
+		 * A child that shares the memory (vfork, posix_spawn) has
+		 * this thread's GS base until its first stop, or for good
+		 * if it is not traced: the slot stays taken meanwhile, so
+		 * that the blob sends the child to the stub's own syscall
+		 * (given back when the flip ends, hook_restart).
+		 */
+		*(volatile uint32_t *)(slot_hdr(rt->p, rt->slot) +
+				       UREC_S_BUSY) = 1;
+		rt->lent = true;
 		break;
 	}
 	if (takes && rt->p->state == P_ON)
@@ -1745,6 +1825,7 @@ static bool hook_status(struct utrace_tracer *t, void *data,
 	struct rec *rec = data;
 	struct rthread *rt = rt_of(th);
 	int event = status >> 16;
+	bool dispatch = false;
 	siginfo_t si;
 
 	/*
@@ -1761,6 +1842,7 @@ static bool hook_status(struct utrace_tracer *t, void *data,
 	    si.si_code == SYS_USER_DISPATCH) {
 		struct user_regs_struct r;
 
+		dispatch = true;
 		if (ptrace(PTRACE_GETREGS, TID(th), 0L, &r) == 0 &&
 		    r.rip == (uint64_t)si.si_call_addr) {
 			r.rip -= 2;
@@ -1793,8 +1875,16 @@ static bool hook_status(struct utrace_tracer *t, void *data,
 	}
 	if (!rt || rt->slot < 0 || !WIFSTOPPED(status))
 		return false;
-	if (rt->in_entry)
-		exit_at_stop(rec, rt);
+	/*
+	 * A stop that may have come inside the blob: a signal (not a step's
+	 * trap: a debugger steps through the blob), an interrupt or a group
+	 * stop.  Not a dispatch trap (outside the blob by definition), a
+	 * syscall stop (a flipped syscall, outside), an exit.
+	 */
+	if ((event == 0 && WSTOPSIG(status) != (SIGTRAP | 0x80) && !dispatch &&
+	     !(WSTOPSIG(status) == SIGTRAP && utrace__th_stepping(th))) ||
+	    event == PTRACE_EVENT_STOP)
+		unwind(rec, rt, true);
 	if ((event == 0 && WSTOPSIG(status) == (SIGTRAP | 0x80)) ||
 	    event == PTRACE_EVENT_SECCOMP) {
 		if (rt->flip)
@@ -1832,7 +1922,11 @@ static bool mid_syscall(const struct uthread *th)
 	return st == STOP_SYSCALL_ENTRY || st == STOP_CLONE || st == STOP_EXEC;
 }
 
-/* A new thread's GS base inherited from a recording one: the program's. */
+/*
+ * A new thread's GS base inherited from a recording one (a thread, a fork
+ * or vfork child): never its parent's slot.  The null slot's, until it
+ * gets one: a vfork child shares the blob and may reach it.
+ */
 static void first_restart(struct rec *rec, struct uthread *th)
 {
 	struct user_regs_struct r;
@@ -1840,9 +1934,8 @@ static void first_restart(struct rec *rec, struct uthread *th)
 	if (ptrace(PTRACE_GETREGS, TID(th), 0L, &r) < 0 || !r.gs_base)
 		return;
 	for (struct rproc *p = rec->procs; p; p = p->next) {
-		if (p->area && r.gs_base >= p->area &&
-		    r.gs_base < p->area + UREC_AREA_SIZE) {
-			r.gs_base = 0;
+		if (p->area && in_area(p, r.gs_base)) {
+			r.gs_base = p->area + UREC_H_NULL;
 			ptrace(PTRACE_SETREGS, TID(th), 0L, &r);
 			utrace__th_regs_drop(th);
 			return;
@@ -1918,6 +2011,10 @@ static long hook_restart(struct utrace_tracer *t, void *data,
 		/* its exit, or a signal before it: trap again from now */
 		slot_hdr(rt->p, rt->slot)[UREC_S_SELECTOR] = 1;
 		rt->flip = false;
+		if (rt->lent)
+			*(volatile uint32_t *)(slot_hdr(rt->p, rt->slot) +
+					       UREC_S_BUSY) = 0;
+		rt->lent = false;
 	}
 	return req == PTRACE_SYSCALL ? PTRACE_CONT : req;
 }
@@ -1963,9 +2060,6 @@ static void hook_forget(struct utrace_tracer *t, void *data,
 	*utrace__th_data(th, &rec_layer) = NULL;
 	free(rt->ebuf);
 	free(rt->xbuf);
-	free(rt->intr.ebuf);
-	while (rt->nouter)
-		free(rt->outer[--rt->nouter].ebuf);
 	free(rt);
 }
 

@@ -780,6 +780,250 @@ TEST_T(records_after_attach, 60)
 }
 
 /*
+ * Signal handlers and the record path: "rec_prog jmpread N" (handlers
+ * that leave a recorded read with siglongjmp) and "rec_prog flood N R"
+ * (a handler that makes more syscalls than a ring holds while a recorded
+ * read is pending).  An observer counts getppid (count_hook's user[]) and
+ * logs the read, write and rt_sigreturn callbacks in order (ptr).
+ */
+struct slog {
+	struct seq s[256];
+	int n;
+};
+
+static uint32_t sig_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	struct slog *log = te->ptr;
+	struct utrace_syscall sc;
+
+	count_hook(te, ev, dflt);
+	if (ev->nr != SYS_read && ev->nr != SYS_write &&
+	    ev->nr != SYS_rt_sigreturn && ev->nr != SYS_restart_syscall)
+		return dflt;
+	if (log->n >= 256 || utrace_syscall_get(te->e, &sc))
+		return dflt;
+	log->s[log->n].kind = ev->kind;
+	log->s[log->n].rec = utrace_from_record(te->e);
+	log->s[log->n].nr = sc.nr;
+	log->s[log->n++].ret = ev->kind == K_SYSEXIT ? sc.ret : 0;
+	return dflt;
+}
+
+static struct teng *sig_run(bool rec, struct slog *log, const char **out,
+			    uint64_t st[4], const char *a1, const char *a2,
+			    const char *a3)
+{
+	struct utrace_tracer *t = tracer(rec, true);
+	struct teng *te;
+	int fd;
+	pid_t pid;
+
+	if (rec) {
+		CHECK_EQ(utrace_set_capture(t, SYS_read, NULL, 0), 0);
+		CHECK_EQ(utrace_set_capture(t, SYS_write, NULL, 0), 0);
+	}
+	memset(log, 0, sizeof(*log));
+	tlog_n = 0;	/* each run's callbacks alone in the log */
+	pid = t_spawn(t, &fd, "rec_prog", a1, a2, a3, NULL);
+	te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE, sig_hook);
+	te->ptr = log;
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	t_check_death_reap(te);
+	*out = strdup(t_read_all(fd));
+	close(fd);
+	stats(t, st);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+	return te;
+}
+
+/* The two runs saw the same read/write/rt_sigreturn callbacks. */
+static void same_log(const struct slog *a, const struct slog *b)
+{
+	if (b->n != a->n)
+		for (int i = 0; i < a->n || i < b->n; i++)
+			fprintf(stderr, "# %3d: %d %ld %ld | %d %ld %ld\n", i,
+				a->s[i].kind, a->s[i].nr, a->s[i].ret,
+				b->s[i].kind, b->s[i].nr, b->s[i].ret);
+	CHECK_EQ(b->n, a->n);
+	for (int i = 0; i < a->n && i < b->n; i++) {
+		CHECK_EQ(b->s[i].kind, a->s[i].kind);
+		CHECK_EQ(b->s[i].nr, a->s[i].nr);
+		CHECK_EQ(b->s[i].ret, a->s[i].ret);
+	}
+}
+
+/*
+ * A handler that leaves a recorded syscall with siglongjmp, 50 times: the
+ * program goes on (no ring left waiting for a record that never comes),
+ * and every read's entry and exit and every getppid come once, as from
+ * stops.
+ */
+TEST_T(records_siglongjmp_out_of_a_recorded_syscall, 60)
+{
+	static struct slog la, lb;
+	const char *oa, *ob;
+	uint64_t st[4];
+	struct teng *a = sig_run(false, &la, &oa, st, "jmpread", "50", NULL);
+	struct teng *b = sig_run(true, &lb, &ob, st, "jmpread", "50", NULL);
+	int reads = 0;
+
+	CHECK_STR(oa, "jmpread 50\n");
+	CHECK_STR(ob, oa);
+	CHECK_EQ(a->user[0], 100);
+	CHECK_EQ(a->user[1], 100);
+	CHECK_EQ(b->user[0], 100);
+	CHECK_EQ(b->user[1], 100);
+	CHECK_EQ(b->user[2], 100);	/* from records */
+	CHECK_EQ(b->user[3], 100);
+	CHECK_EQ(a->user[4] + b->user[4] + a->user[5] + b->user[5], 0);
+	same_log(&la, &lb);
+	/* the pipe's reads, ended by the signal (-ERESTARTSYS) */
+	for (int i = 0; i < lb.n; i++)
+		if (lb.s[i].nr == SYS_read && lb.s[i].kind == K_SYSEXIT &&
+		    lb.s[i].ret == -512) {
+			reads++;
+			CHECK_EQ(lb.s[i].rec, 1);
+		}
+	CHECK_EQ(reads, 50);
+}
+
+/*
+ * A handler that makes 20,000 getppid (records for several rings' worth)
+ * while a recorded read waits: nothing waits for room behind the pending
+ * read (it is ended at the signal, as the stop path ends it, and made
+ * again after the handler with SA_RESTART, or fails with EINTR without),
+ * nothing is lost or doubled.
+ */
+TEST_T(records_handler_floods_the_ring_while_a_read_waits, 120)
+{
+	static const char *restart[] = { "1", "0" };
+
+	for (int m = 0; m < 2; m++) {
+		static struct slog la, lb;
+		const char *oa, *ob;
+		uint64_t st[4];
+		struct teng *a = sig_run(false, &la, &oa, st, "flood", "20000",
+					 restart[m]);
+		struct teng *b = sig_run(true, &lb, &ob, st, "flood", "20000",
+					 restart[m]);
+
+		CHECK_STR(oa, m ? "flood read -1\n" : "flood read 1\n");
+		CHECK_STR(ob, oa);
+		CHECK_EQ(a->user[0], 20000);
+		CHECK_EQ(a->user[1], 20000);
+		CHECK_EQ(b->user[0], 20000);
+		CHECK_EQ(b->user[1], 20000);
+		CHECK_EQ(b->user[2], 20000);
+		CHECK_EQ(b->user[3], 20000);
+		CHECK_EQ(a->user[4] + b->user[4] + a->user[5] + b->user[5], 0);
+		same_log(&la, &lb);
+		CHECK(st[0] >= 40000);
+	}
+}
+
+/*
+ * "rec_prog storm": the writes to /dev/null (fd 3), whose count is their
+ * number.  user[0]: writes whose exit reported all bytes written;
+ * [1]: an entry whose previous write had no exit, or an exit that is not
+ * its entry's; [2]: from records; [3]: entries; [4]: a captured buffer
+ * that was not all zeros or cut short.  ptr: the write in progress.
+ */
+static uint32_t storm_hook(struct teng *te, struct tev *ev, uint32_t dflt)
+{
+	long *cur = te->ptr;
+	struct utrace_syscall sc;
+	static char buf[16384];
+
+	if (ev->nr != SYS_write || utrace_syscall_get(te->e, &sc) ||
+	    sc.args[0] != 3)
+		return dflt;
+	te->user[2] += utrace_from_record(te->e) == 1;
+	if (ev->kind == K_SYSENTRY) {
+		te->user[3]++;
+		te->user[1] += *cur != -1;
+		*cur = (long)sc.args[2];
+		if (utrace_from_record(te->e) == 1 &&
+		    (utrace_mem_read(te->e, sc.args[1], buf, sc.args[2]) !=
+		     (ssize_t)sc.args[2] || memchr(buf, 1, sc.args[2])))
+			te->user[4]++;
+		return dflt;
+	}
+	te->user[1] += *cur != (long)sc.args[2];
+	te->user[0] += sc.ret == (long)sc.args[2];
+	*cur = -1;
+	return dflt;
+}
+
+static struct teng *storm_run(bool rec, const char *jmp, long *done)
+{
+	static const struct utrace_capture wr[] = {
+		{ sizeof(wr[0]), 1, UTRACE_CAPTURE_ENTRY, UTRACE_CAPTURE_ARGLEN,
+		  2, 16384 } };
+	struct utrace_tracer *t = tracer(rec, true);
+	static long cur[2];
+	struct teng *te;
+	uint64_t st[4];
+	int fd;
+	pid_t pid;
+
+	if (rec)
+		CHECK_EQ(utrace_set_capture(t, SYS_write, wr, 1), 0);
+	tlog_n = 0;
+	cur[rec] = -1;
+	pid = t_spawn(t, &fd, "rec_prog", "storm", "3000", jmp, NULL);
+	te = t_attach(t, pid, UTRACE_EVENT_SYSCALL | EV_LIFE, storm_hook);
+	te->ptr = &cur[rec];
+	CHECK_EQ(utrace_set_observer(te->e, true), 0);
+	t_run(t);
+	t_check_death_reap(te);
+	CHECK_EQ(sscanf(t_read_all(fd), "storm %ld", done), 1);
+	close(fd);
+	stats(t, st);
+	fprintf(stderr, "# storm %s, records %s: %ld writes returned, %ld "
+		"entries, %ld from records\n", jmp, rec ? "on" : "off", *done,
+		te->user[3], te->user[2]);
+	utrace_engine_put(te->e);
+	utrace_tracer_free(t);
+	return te;
+}
+
+/*
+ * A timer signal every 200 us on a loop of captured writes, its handler
+ * returning or leaving with siglongjmp: signals land anywhere in the
+ * placed code, before, in and after the syscall, while a record is made.
+ * The program ends with the writes it made; each write is seen entering
+ * once before its exit, all from records, the exits that wrote all bytes are the writes
+ * that returned (with siglongjmp, a write cut short after it was made
+ * may add one), and the captured bytes are the buffer's.
+ */
+TEST_T(records_signals_land_anywhere_in_the_placed_code, 120)
+{
+	for (int j = 0; j < 2; j++) {
+		const char *jmp = j ? "1" : "0";
+		long da, db;
+		struct teng *a = storm_run(false, jmp, &da);
+		struct teng *b = storm_run(true, jmp, &db);
+
+		CHECK_EQ(a->user[1], 0);
+		CHECK_EQ(b->user[1], 0);
+		CHECK_EQ(b->user[4], 0);
+		/* every write from records (none sent back to stops) */
+		CHECK_EQ(b->user[2], 2 * b->user[3]);
+		if (!j) {
+			CHECK_EQ(da, 3000);
+			CHECK_EQ(db, 3000);
+			CHECK_EQ(a->user[0], 3000);
+			CHECK_EQ(b->user[0], 3000);
+		} else {
+			CHECK(b->user[0] >= db);
+			CHECK(b->user[0] <= 3000);
+		}
+	}
+}
+
+/*
  * utrace_syscall_time in the callbacks of "rec_prog naps 4 20".
  * user[0]: nanosleep exits checked; [1]: times broken; [2]: from records;
  * [3]: nanosleep entries no later than 20 ms after the getppid exit before

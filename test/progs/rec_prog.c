@@ -17,6 +17,19 @@
  *                 handler (SA_RESTART if R is 1) writes a byte to the pipe;
  *                 prints what read returned
  *   naps N MS     N times: getppid, then nanosleep of MS milliseconds
+ *   jmpread N     N times: getppid, then a read from an empty pipe that a
+ *                 SIGALRM handler leaves with siglongjmp; then N getppid;
+ *                 prints "jmpread N"
+ *   flood N R     a read from an empty pipe; SIGALRM's handler (SA_RESTART
+ *                 if R is 1) calls getppid N times, then writes a byte to
+ *                 the pipe; prints what read returned
+ * (jmpread and flood: a child sends SIGALRM once the read blocks.)
+ *   storm N J     N writes to /dev/null of 1 to 16,384 bytes (the count
+ *                 is the call's number modulo 16,384, plus 1) under a
+ *                 SIGALRM every 200 us whose handler returns (SA_RESTART),
+ *                 or with J 1 leaves with siglongjmp (the write it cut
+ *                 short is not made again); prints the writes that
+ *                 returned
  */
 #include <pthread.h>
 #include <signal.h>
@@ -26,7 +39,9 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <unistd.h>
 
 static long n_calls;
@@ -61,6 +76,107 @@ static void on_alarm(int sig)
 	(void)sig;
 	if (write(pipe_w, "x", 1) != 1)
 		_exit(3);
+}
+
+static sigjmp_buf jmp_env;
+
+static void on_alarm_jmp(int sig)
+{
+	(void)sig;
+	siglongjmp(jmp_env, 1);
+}
+
+static long flood_n;
+
+static void on_alarm_nop(int sig)
+{
+	(void)sig;
+}
+
+static void on_alarm_flood(int sig)
+{
+	(void)sig;
+	for (long i = 0; i < flood_n; i++)
+		syscall(SYS_getppid);
+	if (write(pipe_w, "x", 1) != 1)
+		_exit(3);
+}
+
+/* SIGALRM to @fn (SA_RESTART if @restart). */
+static void on_sigalrm(void (*fn)(int), int restart)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sa.sa_flags = restart ? SA_RESTART : 0;
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+/* @pid's state letter in /proc/PID/stat, or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *e;
+	ssize_t n;
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = open(path, O_RDONLY);
+	if (f < 0)
+		return 0;
+	n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	e = strrchr(buf, ')');
+	return e && e[1] == ' ' ? e[2] : 0;
+}
+
+/*
+ * A child that, each time a byte comes on the pipe it returns, waits
+ * until this process blocks in read(@fd, ...) (/proc's syscall and stat
+ * files) and sends it SIGALRM: the signal comes inside the read, however
+ * loaded the machine.  Returns the pipe's write end.
+ */
+static int alarm_in_read(int fd)
+{
+	pid_t parent = getpid();
+	char want[32];
+	int go[2];
+
+	snprintf(want, sizeof(want), "0 %#x ", fd);
+	if (pipe(go) || fork() != 0) {
+		close(go[0]);
+		return go[1];
+	}
+	close(go[1]);
+	for (char c; read(go[0], &c, 1) == 1;) {
+		char path[64], buf[256];
+
+		snprintf(path, sizeof(path), "/proc/%d/syscall", (int)parent);
+		for (;;) {
+			int f = open(path, O_RDONLY);
+			ssize_t n = f < 0 ? -1 : read(f, buf, sizeof(buf) - 1);
+
+			if (f >= 0)
+				close(f);
+			if (n <= 0)
+				_exit(0);
+			buf[n] = 0;
+			/*
+			 * In the read, asleep there: not stopped with the
+			 * read as its number (a dispatch trap shows it too,
+			 * before the read is made).
+			 */
+			if (!strncmp(buf, want, strlen(want)) &&
+			    proc_state(parent) == 'S')
+				break;
+			usleep(200);
+		}
+		kill(parent, SIGALRM);
+	}
+	_exit(0);
 }
 
 int main(int argc, char **argv)
@@ -198,7 +314,84 @@ int main(int argc, char **argv)
 		printf("naps done\n");
 		return 0;
 	}
+	if (!strcmp(mode, "jmpread") && argc > 2) {
+		long n = atol(argv[2]);
+		volatile long jumps = 0;
+		int p[2];
+		char c;
+
+		int go;
+
+		if (pipe(p))
+			return 3;
+		go = alarm_in_read(p[0]);
+		on_sigalrm(on_alarm_jmp, 0);
+		for (long i = 0; i < n; i++) {
+			syscall(SYS_getppid);
+			if (sigsetjmp(jmp_env, 1)) {
+				jumps++;
+				continue;
+			}
+			if (write(go, "x", 1) != 1 || read(p[0], &c, 1) >= 0)
+				return 4;
+		}
+		close(go);
+		wait(NULL);
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		printf("jmpread %ld\n", (long)jumps);
+		return 0;
+	}
+	if (!strcmp(mode, "storm") && argc > 3) {
+		struct itimerval it = { { 0, 200 }, { 0, 200 } };
+		static char buf[16384];
+		long n = atol(argv[2]), jmp = atol(argv[3]);
+		volatile long done = 0, i = 0;
+		struct sigaction sa;
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd < 0)
+			return 3;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = jmp ? on_alarm_jmp : on_alarm_nop;
+		sa.sa_flags = jmp ? 0 : SA_RESTART;
+		sigaction(SIGALRM, &sa, NULL);
+		setitimer(ITIMER_REAL, &it, NULL);
+		for (; i < n; i++) {
+			if (jmp && sigsetjmp(jmp_env, 1))
+				continue;
+			if (write(fd, buf, (size_t)(i % 16384 + 1)) ==
+			    i % 16384 + 1)
+				done++;
+		}
+		memset(&it, 0, sizeof(it));
+		setitimer(ITIMER_REAL, &it, NULL);
+		printf("storm %ld\n", (long)done);
+		return 0;
+	}
+	if (!strcmp(mode, "flood") && argc > 3) {
+		int p[2];
+		char c;
+		long r;
+
+		int go;
+
+		flood_n = atol(argv[2]);
+		if (pipe(p))
+			return 3;
+		pipe_w = p[1];
+		go = alarm_in_read(p[0]);
+		on_sigalrm(on_alarm_flood, atoi(argv[3]));
+		if (write(go, "x", 1) != 1)
+			return 3;
+		r = read(p[0], &c, 1);
+		close(go);
+		wait(NULL);
+		printf("flood read %ld\n", r);
+		return 0;
+	}
 	fprintf(stderr, "usage: rec_prog threads T N | orphan N | sigsys N | "
-		"mem | bigread | sleep | sigread R | naps N MS\n");
+		"mem | bigread | sleep | sigread R | naps N MS | jmpread N |\n"
+		"flood N R\n");
 	return 2;
 }
