@@ -428,6 +428,25 @@ int utrace_set_capture(struct utrace_tracer *t, long nr,
 int utrace_tracer_record_stats(struct utrace_tracer *t, uint64_t *out,
 			       size_t n);
 
+/* Credentials as ptrace's permission rule weighs them (utrace_may_ptrace(3)). */
+#define UTRACE_CRED_NGROUPS	64
+
+struct utrace_cred {
+	size_t size;			/* sizeof(struct utrace_cred) */
+	pid_t pid;			/* the process (thread group) they are of */
+	uid_t uid[4];			/* real, effective, saved, filesystem */
+	gid_t gid[4];
+	uint64_t cap_eff, cap_prm, cap_inh;
+	uint64_t userns_dev, userns_ino;	/* its user namespace (0: not known) */
+	int ngroups;
+	gid_t groups[UTRACE_CRED_NGROUPS];	/* supplementary (the first 64) */
+};
+
+#define UTRACE_MAY_PROCESS	0x1	/* every thread of the target's process */
+
+int utrace_cred_read(pid_t tid, struct utrace_cred *c);
+int utrace_may_ptrace(const struct utrace_cred *c, pid_t tid, unsigned flags);
+
 #ifdef __cplusplus
 }
 #endif

@@ -107,29 +107,6 @@ enum pe_sys {
 
 #define PE_NPEND 4
 
-/* What the kernel weighs of a thread's credentials (creds.c). */
-#define PE_NGROUPS 64
-struct pe_cred {
-	uid_t uid[4];			/* real, effective, saved, fs */
-	gid_t gid[4];
-	uint64_t cap_prm, cap_eff, cap_inh;
-	gid_t groups[PE_NGROUPS];
-	int ngroups;
-	dev_t userns_dev;		/* its user namespace */
-	ino_t userns_ino;
-};
-
-/* What ptrace_may_access and the traceme checks decide from. */
-struct pe_access {
-	struct pe_cred caller, target;
-	bool same_userns;
-	bool cap_over_target;		/* CAP_SYS_PTRACE over the other's ns */
-	bool dumpable;			/* the target (attach) */
-	int yama;			/* ptrace_scope, -1: no Yama */
-	bool descendant;		/* Yama 1: it descends from caller */
-	bool exception;			/* Yama 1: PR_SET_PTRACER names it */
-};
-
 /* A process's dumpable flag as its own prctl calls left it. */
 enum pe_dump { PD_UNKNOWN, PD_YES, PD_NO };
 
@@ -162,10 +139,10 @@ struct pe_thread {
 	bool parent_is_tracer;		/* its real parent traces it */
 	bool link_capable;		/* its tracer held CAP_SYS_PTRACE */
 	bool exec_old_valid;		/* exec_old read at this execve */
-	struct pe_cred exec_old;	/* ...its credentials before it */
+	struct utrace_cred exec_old;	/* ...its credentials before it */
 	bool drop;			/* at this execve's exit: drop_to */
 	bool drop_dumpable;		/* ...and dumpable again */
-	struct pe_cred drop_to;		/* what the kernel would have made */
+	struct utrace_cred drop_to;	/* what the kernel would have made */
 	int stop_sig;			/* last stop signal delivered */
 	int grp_sig;			/* its process is in a group stop */
 	bool cont_trapped;		/* SIGCONT's EVENT_STOP made already */
@@ -258,11 +235,6 @@ uid_t utrace__pe_proc_ruid(pid_t tid);
 bool utrace__pe_proc_rusage(pid_t pid, struct rusage *ru);
 
 /* creds.c: who may trace whom, and what an exec may grant */
-int utrace__pe_cred_read(pid_t tid, struct pe_cred *c);
-bool utrace__pe_capable(const struct pe_cred *c, int cap, pid_t tid);
-int utrace__pe_yama_scope(void);
-int utrace__pe_may_attach(const struct pe_access *a);
-int utrace__pe_may_traceme(const struct pe_access *a);
 int utrace__pe_check_attach(struct pe_thread *p, struct pe_thread *q,
 			    bool *cap_out);
 int utrace__pe_check_traceme(struct pe_thread *p, struct pe_thread *parent,
