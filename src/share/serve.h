@@ -55,10 +55,8 @@ struct sconn {
 	pid_t pid;
 	uid_t uid;
 	gid_t gid;
-	bool cap_ptrace;
-	uint64_t cap_prm;		/* its permitted capabilities */
-	dev_t userns_dev;		/* its user namespace */
-	ino_t userns_ino;
+	bool cred_ok;			/* cred was read, and is the peer's */
+	struct utrace_cred cred;	/* what ptrace's rule weighs of it */
 	bool hello;
 	atomic_bool closing;
 	uint8_t *in;
