@@ -6,9 +6,9 @@
  * would send them.  A malformed packet must be answered E01 (or the empty
  * reply, or the File-I/O error) before anything reaches the target; a
  * well-formed one reaches it and fails there (E0e: the thread is not
- * traced), which tells the two apart.  Then the ptrace rule itself, who
- * a peer is over a Unix socket and over TCP (NETLINK_SOCK_DIAG), and
- * vFile with the peer's rights.
+ * traced), which tells the two apart.  Then who a peer is over a Unix
+ * socket and over TCP (NETLINK_SOCK_DIAG), and vFile with the peer's
+ * rights (the ptrace rule itself is test/unit/ptrace_access's).
  */
 #include <grp.h>
 #include <poll.h>
@@ -369,71 +369,6 @@ TEST(vfile_packets)
 	EXPECT(&r, "vFile:close:0", "F0");
 }
 
-/* -- The rule ------------------------------------------------------------ */
-
-static struct gaccess same(void)
-{
-	struct gaccess a;
-
-	memset(&a, 0, sizeof(a));
-	for (int i = 0; i < 4; i++) {
-		a.peer.uid[i] = a.target.uid[i] = 1000;
-		a.peer.gid[i] = a.target.gid[i] = 1000;
-	}
-	a.peer.userns_ino = a.target.userns_ino = 1;
-	a.dumpable = true;
-	a.yama = -1;
-	return a;
-}
-
-TEST(the_ptrace_rule)
-{
-	struct gaccess a = same();
-
-	CHECK_EQ(gdb_may_ptrace(&a), 0);
-	a.target.uid[1] = 0;			/* a set-user-ID program */
-	CHECK_EQ(gdb_may_ptrace(&a), -EPERM);
-	a.cap_over_target = true;
-	CHECK_EQ(gdb_may_ptrace(&a), 0);
-	a = same();
-	a.target.gid[2] = 5;			/* set-group-ID */
-	CHECK_EQ(gdb_may_ptrace(&a), -EPERM);
-	a = same();
-	a.dumpable = false;
-	CHECK_EQ(gdb_may_ptrace(&a), -EPERM);
-	a.cap_over_target = true;
-	CHECK_EQ(gdb_may_ptrace(&a), 0);
-	/* Root without CAP_SYS_PTRACE against root with every capability. */
-	a = same();
-	for (int i = 0; i < 4; i++)
-		a.peer.uid[i] = a.target.uid[i] = a.peer.gid[i] =
-			a.target.gid[i] = 0;
-	a.target.cap_prm = 0x1ffffffffffULL;
-	a.peer.cap_prm = a.target.cap_prm & ~(1ULL << 19);
-	CHECK_EQ(gdb_may_ptrace(&a), -EPERM);
-	a.peer.cap_prm = a.target.cap_prm;
-	CHECK_EQ(gdb_may_ptrace(&a), 0);
-	a.peer.userns_ino = 2;			/* the same caps elsewhere */
-	CHECK_EQ(gdb_may_ptrace(&a), -EPERM);
-	/* Yama */
-	a = same();
-	a.yama = 1;
-	CHECK_EQ(gdb_may_ptrace(&a), -EPERM);
-	a.descendant = true;
-	CHECK_EQ(gdb_may_ptrace(&a), 0);
-	a.descendant = false;
-	a.cap_over_target = true;
-	CHECK_EQ(gdb_may_ptrace(&a), 0);
-	a.yama = 2;
-	CHECK_EQ(gdb_may_ptrace(&a), 0);
-	a.cap_over_target = false;
-	a.descendant = true;
-	CHECK_EQ(gdb_may_ptrace(&a), -EPERM);
-	a.cap_over_target = true;
-	a.yama = 3;
-	CHECK_EQ(gdb_may_ptrace(&a), -EPERM);
-}
-
 /* -- Peers from the kernel ------------------------------------------------ */
 
 static void need_uid2(void)
@@ -621,7 +556,7 @@ TEST(vfile_with_the_peers_rights)
 	r.s->peer.known = true;
 	r.s->peer.npids = 1;
 	r.s->peer.pids[0] = who;
-	CHECK_EQ(gdb_cred_read(who, &r.s->peer.cred), 0);
+	CHECK_EQ(utrace_cred_read(who, &r.s->peer.cred), 0);
 	thread_creds(before, sizeof(before));
 	hexpath(h, "/etc/shadow");
 	snprintf(p, sizeof(p), "vFile:open:%s,0,0", h);

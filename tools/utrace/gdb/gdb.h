@@ -86,6 +86,7 @@
 #include <sys/types.h>
 
 #include "gdb/gdbstub.h"
+#include <utrace.h>
 
 struct pollfd;
 struct regset;
@@ -116,33 +117,11 @@ enum gev {
 	GEV_EXEC,
 };
 
-/* A process's credentials, as /proc/PID/status shows them (peer.c). */
-#define GCRED_NGROUPS	64
-struct gcred {
-	pid_t pid;
-	uid_t uid[4];		/* real, effective, saved, fs */
-	gid_t gid[4];
-	uint64_t cap_eff, cap_prm;
-	gid_t groups[GCRED_NGROUPS];
-	int ngroups;
-	dev_t userns_dev;	/* its user namespace */
-	ino_t userns_ino;
-};
-
-/* What ptrace_may_access() decides from (gdb_may_ptrace). */
-struct gaccess {
-	struct gcred peer, target;
-	bool dumpable;		/* the target */
-	bool cap_over_target;	/* CAP_SYS_PTRACE over the target's namespace */
-	int yama;		/* ptrace_scope, -1: no Yama */
-	bool descendant;	/* the target descends from the peer */
-};
-
 /* Who is connected: every process that holds the other end. */
 #define GPEER_PIDS	4
 struct gpeer {
 	bool known;		/* false: a remote peer, unchecked */
-	struct gcred cred;	/* theirs (all the same) */
+	struct utrace_cred cred; /* theirs (all the same) */
 	pid_t pids[GPEER_PIDS];
 	int npids;
 	char name[64];		/* "uid 65534 (pid 123)", for messages */
@@ -381,8 +360,6 @@ void gdb_do_point(struct gdbstub *s, const char *p, bool insert);
 
 /* peer.c: who the connected gdb is, and what it may debug. */
 struct sockaddr;
-int gdb_cred_read(pid_t pid, struct gcred *c);
-int gdb_may_ptrace(const struct gaccess *a);
 int gdb_peer_may(const struct gpeer *pe, pid_t pid, char *why, size_t n);
 bool gdb_addr_loopback(const struct sockaddr *sa);
 int gdb_peer_identify(struct gdbstub *s, int fd, struct gpeer *pe,

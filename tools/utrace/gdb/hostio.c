@@ -89,7 +89,7 @@ static bool in_groups(gid_t g, const gid_t *v, int n)
 }
 
 /* Is the peer's capability set one that counts here (our namespace)? */
-static uint64_t peer_caps(const struct gcred *c)
+static uint64_t peer_caps(const struct utrace_cred *c)
 {
 	struct stat st;
 
@@ -100,7 +100,7 @@ static uint64_t peer_caps(const struct gcred *c)
 }
 
 /* Could the peer open whatever we can (so that nothing need change)? */
-static bool rights_within(const struct gcred *c, const struct fsrights *r,
+static bool rights_within(const struct utrace_cred *c, const struct fsrights *r,
 			  uint64_t ours, uint64_t theirs)
 {
 	int i;
@@ -150,7 +150,7 @@ static void rights_restore(struct fsrights *r)
  */
 static int rights_take(struct gdbstub *s, struct fsrights *r)
 {
-	const struct gcred *c = &s->peer.cred;
+	const struct utrace_cred *c = &s->peer.cred;
 	struct __user_cap_data_struct now[2];
 	uint64_t ours, theirs, eff;
 	int n;

@@ -21,17 +21,15 @@
  *                with --gdb-any-host it is served unchecked, as gdbserver
  *                serves everyone.
  *
- * What it may do (gdb_may_ptrace): what ptrace_may_access() with
- * PTRACE_MODE_ATTACH_REALCREDS grants, for every thread of each process
- * gdb debugs: the peer's real uid and gid are the thread's real,
- * effective and saved ones, the process is dumpable and its permitted
- * capabilities are within the peer's; or the peer holds CAP_SYS_PTRACE
- * over the thread's user namespace; and Yama's ptrace_scope where the
- * kernel has it.  The same rule admits a connection, a vAttach of another
- * process, and the process after each of its execs (a set-user-ID program
- * runs privileged under utrace, where it would not under the peer's own
- * ptrace); vRun starts a program with utrace's credentials, so it needs a
- * peer that could ptrace utrace itself.
+ * What it may do: what ptrace_may_access() with
+ * PTRACE_MODE_ATTACH_REALCREDS grants the peer, for every thread of each
+ * process gdb debugs: the library's one rule (utrace_may_ptrace(3)), with
+ * the peer's credentials as they were when it connected.  The same rule
+ * admits a connection, a vAttach of another process, and the process
+ * after each of its execs (a set-user-ID program runs privileged under
+ * utrace, where it would not under the peer's own ptrace); vRun starts a
+ * program with utrace's credentials, so it needs a peer that could ptrace
+ * utrace itself.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -44,10 +42,8 @@
 #include <arpa/inet.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
-#include <linux/nsfs.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -57,7 +53,6 @@
 #define SO_PEERPIDFD 77
 #endif
 
-#define CAP_SYS_PTRACE_BIT	19
 #define DIAG_MS			1000	/* the kernel answers at once */
 
 /* -- Credentials from /proc ------------------------------------------------ */
@@ -93,97 +88,8 @@ static const char *field(const char *buf, const char *key)
 	return NULL;
 }
 
-static bool ids4(const char *buf, const char *key, unsigned v[4])
-{
-	const char *s = field(buf, key);
-
-	return s && sscanf(s, "%u %u %u %u", &v[0], &v[1], &v[2], &v[3]) == 4;
-}
-
-static bool hex64(const char *buf, const char *key, uint64_t *v)
-{
-	const char *s = field(buf, key);
-	unsigned long long x;
-
-	if (!s || sscanf(s, "%llx", &x) != 1)
-		return false;
-	*v = x;
-	return true;
-}
-
-static bool same_text(const char *a, const char *b)
-{
-	char x[1024], y[1024];
-
-	memset(x, 0, sizeof(x));
-	memset(y, 0, sizeof(y));
-	return read_text(a, x, sizeof(x)) && read_text(b, y, sizeof(y)) &&
-	       !strcmp(x, y);
-}
-
-/*
- * The user namespace of @pid.  /proc/PID/ns/user needs ptrace read
- * access; a process we may not look at (a peer that is not dumpable,
- * utrace unprivileged) is taken to be in ours when its uid and gid maps,
- * which anyone may read, read the same as ours.
- */
-static void userns_of(pid_t pid, struct gcred *c)
-{
-	char path[64], map[64];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
-	if (stat(path, &st) < 0) {
-		snprintf(map, sizeof(map), "/proc/%d/uid_map", pid);
-		if (!same_text(map, "/proc/self/uid_map"))
-			return;
-		snprintf(map, sizeof(map), "/proc/%d/gid_map", pid);
-		if (!same_text(map, "/proc/self/gid_map") ||
-		    stat("/proc/self/ns/user", &st) < 0)
-			return;
-	}
-	c->userns_dev = st.st_dev;
-	c->userns_ino = st.st_ino;
-}
-
-/**
- * gdb_cred_read - the credentials of thread or process @pid as the kernel
- * holds them now (ids as this process's namespace sees them).
- * Returns 0, or -ESRCH when it is gone.
- */
-int gdb_cred_read(pid_t pid, struct gcred *c)
-{
-	char buf[8192], path[64];
-	unsigned u[4], g[4];
-	const char *s;
-	int i;
-
-	memset(c, 0, sizeof(*c));
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (!read_text(path, buf, sizeof(buf)) || !ids4(buf, "Uid", u) ||
-	    !ids4(buf, "Gid", g) || !hex64(buf, "CapEff", &c->cap_eff) ||
-	    !hex64(buf, "CapPrm", &c->cap_prm))
-		return -ESRCH;
-	c->pid = pid;
-	for (i = 0; i < 4; i++) {
-		c->uid[i] = u[i];
-		c->gid[i] = g[i];
-	}
-	s = field(buf, "Groups");
-	while (s && c->ngroups < GCRED_NGROUPS) {
-		char *end;
-		unsigned long v = strtoul(s, &end, 10);
-
-		if (end == s)
-			break;
-		c->groups[c->ngroups++] = (gid_t)v;
-		s = end;
-	}
-	userns_of(pid, c);
-	return 0;
-}
-
-static bool same_creds(const struct gcred *a, const struct gcred *b)
+static bool same_creds(const struct utrace_cred *a,
+		       const struct utrace_cred *b)
 {
 	return !memcmp(a->uid, b->uid, sizeof(a->uid)) &&
 	       !memcmp(a->gid, b->gid, sizeof(a->gid)) &&
@@ -194,186 +100,6 @@ static bool same_creds(const struct gcred *a, const struct gcred *b)
 	       a->userns_dev == b->userns_dev && a->userns_ino == b->userns_ino;
 }
 
-/* -- The rule ----------------------------------------------------------- */
-
-/**
- * gdb_may_ptrace - ptrace_may_access(PTRACE_MODE_ATTACH_REALCREDS)
- * @a: the peer's and the target thread's credentials, and what else the
- *     kernel weighs (read by the caller)
- * Returns 0 or -EPERM.  Pure: it decides from @a alone
- * (test/unit/gdbproto checks it).
- */
-int gdb_may_ptrace(const struct gaccess *a)
-{
-	const struct gcred *c = &a->peer, *t = &a->target;
-	bool ids = c->uid[0] == t->uid[0] && c->uid[0] == t->uid[1] &&
-		   c->uid[0] == t->uid[2] && c->gid[0] == t->gid[0] &&
-		   c->gid[0] == t->gid[1] && c->gid[0] == t->gid[2];
-	bool same_ns = c->userns_dev == t->userns_dev &&
-		       c->userns_ino == t->userns_ino;
-
-	/* __ptrace_may_access */
-	if (!a->cap_over_target && (!ids || !a->dumpable))
-		return -EPERM;
-	/* cap_ptrace_access_check: REALCREDS weighs the permitted set */
-	if (!a->cap_over_target &&
-	    !(same_ns && !(t->cap_prm & ~c->cap_prm)))
-		return -EPERM;
-	/* yama_ptrace_access_check */
-	switch (a->yama) {
-	case -1:
-	case 0:
-		return 0;
-	case 1:
-		return a->descendant || a->cap_over_target ? 0 : -EPERM;
-	case 2:
-		return a->cap_over_target ? 0 : -EPERM;
-	default:
-		return -EPERM;
-	}
-}
-
-/* Yama's ptrace_scope, or -1 where the kernel has no Yama. */
-static int yama_scope(void)
-{
-	char buf[16];
-
-	if (!read_text("/proc/sys/kernel/yama/ptrace_scope", buf, sizeof(buf)))
-		return -1;
-	return atoi(buf);
-}
-
-static pid_t ppid_of(pid_t pid)
-{
-	char buf[8192], path[64];
-	const char *v;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (!read_text(path, buf, sizeof(buf)) || !(v = field(buf, "PPid")))
-		return 0;
-	return (pid_t)atoi(v);
-}
-
-/* Is process @pid @anc, or does it descend from it? */
-static bool descends(pid_t pid, pid_t anc)
-{
-	int depth;
-
-	for (depth = 0; pid > 0 && depth < 4096; depth++) {
-		if (pid == anc)
-			return true;
-		pid = ppid_of(pid);
-	}
-	return false;
-}
-
-/*
- * Does @c hold CAP_SYS_PTRACE over the user namespace of @pid, as
- * cap_capable() decides?  In its own namespace if the capability is
- * effective; in one below, if it holds it in its own or owns the
- * namespace just below its own on the way there.
- */
-static bool cap_over(const struct gcred *c, pid_t pid)
-{
-	char path[64];
-	struct stat st;
-	bool r = false;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	for (;;) {
-		uid_t owner;
-		int parent;
-
-		if (fstat(fd, &st))
-			break;
-		if (st.st_dev == c->userns_dev && st.st_ino == c->userns_ino) {
-			r = c->cap_eff >> CAP_SYS_PTRACE_BIT & 1;
-			break;
-		}
-		parent = ioctl(fd, NS_GET_PARENT);
-		if (parent < 0)
-			break;		/* the top, or above c's: not below */
-		if (fstat(parent, &st) == 0 && st.st_dev == c->userns_dev &&
-		    st.st_ino == c->userns_ino &&
-		    ioctl(fd, NS_GET_OWNER_UID, &owner) == 0 &&
-		    owner == c->uid[1]) {
-			close(parent);
-			r = true;
-			break;
-		}
-		close(fd);
-		fd = parent;
-	}
-	close(fd);
-	return r;
-}
-
-/*
- * /proc makes a process's files root's when it is not dumpable
- * (task_dump_owner): so one whose effective ids are not root's is known.
- */
-static bool dumpable(pid_t tid, const struct gcred *t)
-{
-	char path[64];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	return stat(path, &st) < 0 ||
-	       (st.st_uid == t->uid[1] && st.st_gid == t->gid[1]);
-}
-
-/* May @c ptrace thread @tid (of process @pid)?  0, -EPERM or -ESRCH. */
-static int may_thread(const struct gcred *c, pid_t pid, pid_t tid, int yama)
-{
-	struct gaccess a;
-
-	memset(&a, 0, sizeof(a));
-	a.peer = *c;
-	if (gdb_cred_read(tid, &a.target))
-		return -ESRCH;
-	a.dumpable = dumpable(tid, &a.target);
-	a.cap_over_target = cap_over(c, tid);
-	a.yama = yama;
-	if (yama == 1)
-		a.descendant = descends(pid, c->pid);
-	return gdb_may_ptrace(&a);
-}
-
-/*
- * May @c ptrace every thread of process @pid?  Returns 0, -EPERM, or
- * -ESRCH when the process is gone.
- */
-static int may_process(const struct gcred *c, pid_t pid, int yama)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err;
-
-	err = may_thread(c, pid, pid, yama);
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return -ESRCH;
-	while (!err && (d = readdir(dir))) {
-		pid_t tid = (pid_t)atoi(d->d_name);
-
-		if (tid <= 0 || tid == pid)
-			continue;
-		err = may_thread(c, pid, tid, yama);
-		if (err == -ESRCH)
-			err = 0;	/* it ended meanwhile */
-	}
-	closedir(dir);
-	return err;
-}
-
 /**
  * gdb_peer_may - may the peer debug process @pid (ptrace every thread)?
  * Returns 0, or -EPERM with @why saying who may not debug what, or
@@ -381,15 +107,16 @@ static int may_process(const struct gcred *c, pid_t pid, int yama)
  */
 int gdb_peer_may(const struct gpeer *pe, pid_t pid, char *why, size_t n)
 {
-	int yama = yama_scope(), err = 0, i;
+	int err = 0, i;
 
 	if (!pe->known)
 		return 0;
+	/* Yama's scope 1 asks whether pid descends from the peer: each one. */
 	for (i = 0; !err && i < pe->npids; i++) {
-		struct gcred c = pe->cred;
+		struct utrace_cred c = pe->cred;
 
 		c.pid = pe->pids[i];
-		err = may_process(&c, pid, yama);
+		err = utrace_may_ptrace(&c, pid, UTRACE_MAY_PROCESS);
 	}
 	if (err == -EPERM)
 		snprintf(why, n, "%s may not debug process %d (it could not "
@@ -426,7 +153,7 @@ static int unix_peer(int fd, struct gpeer *pe, char *why, size_t n)
 	len = sizeof(pidfd);
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) < 0)
 		pidfd = -1;
-	err = gdb_cred_read(cr.pid, &pe->cred);
+	err = utrace_cred_read(cr.pid, &pe->cred);
 	/* With a pidfd: the pid was still the peer's when it was read. */
 	if (pidfd >= 0) {
 		if (pidfd_pid(pidfd) != cr.pid)
@@ -653,7 +380,7 @@ static int tcp_diag(int fd, uid_t *uid, unsigned long *ino)
 static int tcp_peer(struct gdbstub *s, int fd, struct gpeer *pe, char *why,
 		    size_t n)
 {
-	struct gcred c;
+	struct utrace_cred c;
 	unsigned long ino = 0;
 	uid_t uid = 0;
 	int err = tcp_diag(fd, &uid, &ino), i;
@@ -681,7 +408,7 @@ static int tcp_peer(struct gdbstub *s, int fd, struct gpeer *pe, char *why,
 		return -EPERM;
 	}
 	for (i = 0; i < pe->npids; i++) {
-		if (gdb_cred_read(pe->pids[i], i ? &c : &pe->cred)) {
+		if (utrace_cred_read(pe->pids[i], i ? &c : &pe->cred)) {
 			snprintf(why, n, "%s: its credentials cannot be read",
 				 pe->name);
 			return -EPERM;
