@@ -52,6 +52,35 @@ for p in traceme sibling fork vfork exec syscall signal killtracer step stepsig 
 	else nok "pt_$p: same under utraced" native traced; fi
 done
 
+# Issue 19's verdicts, as a second uid meets them under utrace -f (the
+# comparisons above would pass if native and traced agreed on a wrong
+# one): a setuid(nobody) child may not attach or seize its root parent or
+# a target that is not dumpable; a set-user-ID exec under a nobody
+# tracer (TRACEME, ATTACH or SEIZE) keeps nobody's ids; root's SEIZE
+# grants it.
+if [ "$(id -u)" != 0 ]; then
+	echo "ok - pt_perm: verdicts under utrace -f # SKIP not root"
+else
+	timeout 60 "$U" -f -o /dev/null "$P/pt_perm" >traced 2>&1
+	awk '
+	/^nobody, as LTP/ { s = "nobody" } /^not dumpable:/ { s = "undump" }
+	/^root without/ { s = "" }
+	/^set-user-ID exec|^TRACEME as/ { s = $0 }
+	s == "nobody" && /root parent: (ATTACH|SEIZE) EPERM$/ { n++ }
+	s == "undump" && /the target: (ATTACH|SEIZE) EPERM$/ { n++ }
+	s ~ /nobody.s|under a nobody|TRACEME as nobody/ &&
+		/^  uid 65534 65534 65534 gid 65534 65534 65534 / { n++ }
+	s ~ /root.s SEIZE/ && /^  uid 65534 0 0 gid 65534 0 0 / { n++ }
+	END { exit !(n == 9) }' traced
+	if [ $? -eq 0 ]; then
+		ok "pt_perm: nobody refused, set-user-ID dropped under utrace -f"
+	elif grep -q "^SKIP: set-user-ID" traced; then
+		echo "ok - pt_perm: verdicts under utrace -f # SKIP /tmp is nosuid"
+	else
+		nok "pt_perm: nobody refused, set-user-ID dropped under utrace -f" traced
+	fi
+fi
+
 # The outer log shows the emulated calls with the results the program saw,
 # and still the inner tracee's own syscalls.
 "$U" -f -o outer "$P/pt_traceme" >/dev/null 2>&1

@@ -311,6 +311,62 @@ static void root_tracer_nobody_tracee(bool before, const char *what)
 	printf("  end: %s\n", pt_status(pt_wait(pid, 0)));
 }
 
+/*
+ * A nobody child that execs the copy once traced by a tracer of @setup's
+ * credentials, who attached it (PTRACE_ATTACH, or with @seize
+ * PTRACE_SEIZE) rather than being asked with PTRACE_TRACEME: the kernel
+ * keeps the attacher's CAP_SYS_PTRACE with the link, so a nobody tracer's
+ * tracee gains nothing by the exec, a root tracer's gains it all.
+ */
+static void attach_exec(void (*setup)(void), bool seize, const char *what)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		int go[2];
+		pid_t kid;
+		char c;
+
+		setup();
+		if (pipe(go))
+			die("pipe");
+		kid = fork();
+		if (kid == 0) {
+			close(go[1]);
+			if (getuid() != NOBODY)
+				to_nobody(true);
+			if (read(go[0], &c, 1) != 1)
+				_exit(97);
+			execl(suid_path, suid_path, "ids", (char *)NULL);
+			_exit(99);
+		}
+		close(go[0]);
+		if (seize) {
+			if (ptrace(PTRACE_SEIZE, kid, 0, PTRACE_O_TRACEEXEC))
+				die("SEIZE: %s", strerror(errno));
+		} else {
+			if (ptrace(PTRACE_ATTACH, kid, 0, 0))
+				die("ATTACH: %s", strerror(errno));
+			pt_wait(kid, 0);
+			if (ptrace(PTRACE_SETOPTIONS, kid, 0, PTRACE_O_TRACEEXEC) ||
+			    ptrace(PTRACE_CONT, kid, 0, 0))
+				die("SETOPTIONS, CONT: %s", strerror(errno));
+		}
+		if (write(go[1], "g", 1) != 1)
+			die("write");
+		st = pt_wait(kid, 0);
+		printf("%s: %s\n", what, pt_status(st));
+		if (ptrace(PTRACE_CONT, kid, 0, 0))
+			die("CONT");
+		printf("  end: %s\n", pt_status(pt_wait(kid, 0)));
+		_exit(0);
+	}
+	st = pt_wait(pid, 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		die("tracer: %s", pt_status(st));
+}
+
 /* -- Yama ------------------------------------------------------------------ */
 
 static int yama_get(void)
@@ -416,6 +472,12 @@ int main(int argc, char **argv)
 			"TRACEME as nobody under a root parent");
 		root_tracer_nobody_tracee(true,
 			"TRACEME as root, then nobody");
+		attach_exec(nobody_dumpable, false,
+			    "set-user-ID exec after a nobody's ATTACH");
+		attach_exec(nobody_dumpable, true,
+			    "set-user-ID exec after a nobody's SEIZE");
+		attach_exec(nothing, true,
+			    "set-user-ID exec after root's SEIZE");
 		unlink(suid_path);
 		rmdir(suid_dir);
 	}
