@@ -1,11 +1,13 @@
 #!/bin/sh
 # kill -9 of utrace in the middle of a trace: the traced program goes on
 # untraced and ends as it does natively (its output, its exit status),
-# nothing is left stopped or waiting; a command started with utrace's
-# seccomp filter (-f -e trace=SET) is killed with it instead, as utrace(1)
-# says.  The program (tp_threads ... until) calls getppid() in 1 or 4
-# threads until a byte comes on its standard input, a FIFO: utrace is
-# killed while they run, then the byte is sent.  Started by utrace, and
+# nothing is left stopped or waiting; both ways: on the record path (the
+# default: the in-process code turns itself off) and with --stops-only.  A
+# command started with utrace's seccomp filter (--stops-only -f -e
+# trace=SET) is killed with it instead, as utrace(1) says; on the record
+# path it gets no filter, and goes on.  The program (tp_threads ... until)
+# calls getppid() in 1 or 4 threads until a byte comes on its standard
+# input, a FIFO: utrace is killed while they run, then the byte is sent.  Started by utrace, and
 # taken over with -p.
 O=${O:-build}
 case $O in /*) ;; *) O=$(pwd)/$O ;; esac
@@ -54,17 +56,20 @@ fifo() {
 	mkfifo go
 }
 
-# spawned NAME THREADS: under utrace -f, a shell that writes its pid, runs
-# the program and writes its exit status; utrace killed once 1000 of the
-# program's getppid() are in the trace.
+# spawned NAME THREADS [OPTION...]: under utrace -f OPTION..., a shell that
+# writes its pid, runs the program and writes its exit status; utrace
+# killed once 1000 of the program's getppid() are in the trace.
 spawned() {
 	name=$1
-	echo | "$T" 0 "$2" until >native.out
+	threads=$2
+	shift 2
+	echo | "$T" 0 "$threads" until >native.out
 	nrc=$?
 	rm -f out status pid log
 	fifo
-	"$U" -f -o log sh -c 'echo $$ >pid; "$0" "$@" <go >out; echo $? >status' \
-		"$T" 0 "$2" until &
+	"$U" "$@" -f -o log \
+		sh -c 'echo $$ >pid; "$0" "$@" <go >out; echo $? >status' \
+		"$T" 0 "$threads" until &
 	up=$!
 	exec 3>go
 	wait_until '[ "$(calls log)" -ge 1000 ]'
@@ -86,6 +91,9 @@ spawned() {
 
 spawned "syscall loop" 1
 spawned "4 threads" 4
+spawned "syscall loop, --stops-only" 1 --stops-only
+# On the record path -e trace=SET sets no seccomp filter: the command lives.
+spawned "syscall loop, -e trace=getppid" 1 -e trace=getppid
 
 # -p: the program is ours; utrace takes it over while it runs.
 rm -f log
@@ -111,11 +119,11 @@ t "-p, 4 threads: the program ends with its exit status ($nrc)" \
 	'[ $rc = $nrc ]'
 t "-p, 4 threads: and its output" 'cmp -s out native.out'
 
-# With the seccomp filter (-f -e trace=SET), PTRACE_O_EXITKILL: the
-# command dies with utrace, and is not left stopped.
+# With the seccomp filter (--stops-only -f -e trace=SET), PTRACE_O_EXITKILL:
+# the command dies with utrace, and is not left stopped.
 rm -f out status pid log
 fifo
-"$U" -f -e trace=getppid -o log \
+"$U" --stops-only -f -e trace=getppid -o log \
 	sh -c 'echo $$ >pid; exec "$0" "$@" <go >out' "$T" 0 1 until &
 up=$!
 exec 3>go

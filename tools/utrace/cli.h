@@ -15,6 +15,7 @@
 #include <time.h>
 #include <utrace.h>
 
+#include "decode/capture.h"
 #include "decode/decode.h"
 #include "util/misc.h"
 
@@ -187,6 +188,7 @@ struct options {
 	const char *gdb;		/* --gdb=ADDR */
 	bool gdb_any_host;		/* --gdb-any-host: not only loopback */
 	bool no_serve;			/* --no-serve: no joiners */
+	bool stops_only;		/* --stops-only: no records */
 };
 
 /* Fills o from the command line; says what is wrong and exits if need be. */
@@ -388,6 +390,51 @@ void trace_path_add(struct path_set *ps, const char *path);
 void trace_path_resolve(struct path_set *ps, bool quiet, int hexstr);
 bool trace_path_match(const struct path_set *ps, struct utrace_engine *e,
 		      pid_t tid, long nr, const unsigned long *args);
+/*
+ * The memory trace_path_match reads of syscall nr, as capture rules
+ * (decode/capture.h) of at most limit bytes each: their number, or -1
+ * when rules cannot hold it (the fd sets of select and poll).
+ */
+int trace_path_capture(long nr, struct dcap *out, size_t limit);
+
+/*
+ * The record path (records.c, utrace(7) "Syscalls observed in-process"):
+ * which syscalls the observer engines may take from records, and with
+ * which capture rules.  print: the printer's settings (NULL: no printer);
+ * paths: -P; count: a counter (count_wall: -w); timeline: --timeline;
+ * trace_set: the syscalls the engines want (NULL: all).
+ */
+struct records_settings {
+	const struct printer_settings *print;
+	const struct path_set *paths;
+	bool count, count_wall, timeline;
+	const bool *trace_set;
+};
+/*
+ * What records_start did: whether some engine only looks (none: records
+ * stay off), syscalls with rules, and those left to stops.
+ */
+struct records_summary {
+	bool observers;
+	unsigned recorded, stops;
+};
+/*
+ * Records on for tr (utrace_tracer_set_records(3)) and the capture rules
+ * of every syscall the engines can take from records, when some engine
+ * only looks; 0 or -errno (-EOPNOTSUPP: the kernel or CPU has not the
+ * means; stops then).
+ */
+int records_start(struct utrace_tracer *tr, const struct records_settings *s,
+		  struct records_summary *sum);
+/*
+ * Whether a printer with these settings only looks (utrace_set_observer):
+ * not with -k, which unwinds the stopped thread, nor with -Y or
+ * --pidns-translation, which read other processes' names and ids live.
+ */
+bool printer_observes(const struct printer_settings *s);
+/* How the printer prints syscall nr, as the capture rules ask it. */
+void records_how(const struct printer_settings *s, long nr,
+		 struct dcap_how *how);
 
 /*
  * -e read=, -e write= (dumpio.c): append to b the dumps strace prints

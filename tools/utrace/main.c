@@ -269,6 +269,16 @@ static void say_joiners(struct cli *cli, const char *why)
 /* The tracer and the stub go (every thread left is let go). */
 static void tracer_end(struct cli *cli)
 {
+	uint64_t st[4];
+
+	if (cli->tracer && cli->opt.debug &&
+	    utrace_tracer_record_stats(cli->tracer, st, 4) == 4 && st[0])
+		cli_debug(cli, "records: %llu delivered, %llu traps, %llu "
+			  "sites rewritten, %llu traps sent to the stop path",
+			  (unsigned long long)st[0],
+			  (unsigned long long)st[1],
+			  (unsigned long long)st[2],
+			  (unsigned long long)st[3]);
 	break_tracer = NULL;
 	/* The stub's queue goes before its tracer. */
 	gdbstub_free(cli->gdb);

@@ -298,6 +298,46 @@ static int gdb_attach(void *arg, pid_t pid)
 
 static const struct gdbstub_host gdb_host = { gdb_run, gdb_attach };
 
+/*
+ * The record path (utrace(7), "Syscalls observed in-process"), unless
+ * --stops-only: before any process is started or attached, so that each
+ * is set up at its execve or first stop.  Without the means (an older
+ * kernel or CPU) every syscall takes the stop path, as with the switch.
+ */
+static void records_on(struct cli *cli)
+{
+	const struct options *o = &cli->opt;
+	struct records_settings rs = {
+		.print = cli->printer ? &o->print : NULL,
+		.paths = &o->trace_paths,
+		.count = cli->counter != NULL,
+		.count_wall = o->wall_clock,
+		.timeline = o->timeline != NULL,
+		.trace_set = o->trace_all ? NULL : o->trace_set,
+	};
+	struct records_summary sum;
+	int err;
+
+	if (o->stops_only) {
+		cli_debug(cli, "stops only (--stops-only): no records");
+		return;
+	}
+	err = records_start(cli->tracer, &rs, &sum);
+	if (err == -EOPNOTSUPP)
+		cli_debug(cli, "no record path on this kernel or CPU: stops "
+			  "only");
+	else if (err)
+		fprintf(stderr, "utrace: no record path (%s): stops only\n",
+			strerror(-err));
+	else if (!sum.observers)
+		cli_debug(cli, "no engine only looks (-k, -Y, "
+			  "--pidns-translation): stops only");
+	else
+		cli_debug(cli, "records: %u syscalls may be recorded, %u take "
+			  "the stop path for what printing them reads",
+			  sum.recorded, sum.stops);
+}
+
 /* Start or attach what the options say; the number of processes traced. */
 int start(struct cli *cli, int *status)
 {
@@ -349,6 +389,7 @@ int start(struct cli *cli, int *status)
 		free(st);
 		return 0;
 	}
+	records_on(cli);
 	if (o->gdb) {
 		char why[256];
 

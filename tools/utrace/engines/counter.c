@@ -14,6 +14,12 @@
  * whose usage grows by the children's: those are timed on the process's
  * CPU clock (a clock_gettime at entry and exit).
  *
+ * A syscall that comes from a record (records.c) is timed in the thread:
+ * from the time stamp it took at the entry to the one at the exit
+ * (utrace_syscall_time(3)), its time in the kernel; the calls that wait
+ * (records.c's waits()) take the stop path without -w, so that their
+ * sleep is not counted.
+ *
  * A counter is an object (counter_new): its settings, its table, the
  * processes it counts; any number of them may count the same threads.
  */
@@ -50,6 +56,7 @@ enum csrc {
 	SRC_THREAD,		/* /proc/TID/schedstat (or -w: the clock) */
 	SRC_PROC_CLOCK,		/* the process's CPU clock */
 	SRC_USAGE,		/* the process's usage at the stop */
+	SRC_RECORD,		/* the record's time stamps */
 };
 
 struct cthr {
@@ -95,9 +102,31 @@ static double stop_usage(struct utrace_engine *e)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
+/*
+ * The time stamp a syscall event that comes from the thread's own record
+ * took in the thread (CLOCK_MONOTONIC seconds): at the call's entry, or
+ * at its exit; -1 at a stop, or when the record has none.
+ */
+static double rec_stamp(struct utrace_engine *e, bool exiting)
+{
+	struct timespec en, ex, *ts = exiting ? &ex : &en;
+
+	if (utrace_from_record(e) != 1 ||
+	    utrace_syscall_time(e, CLOCK_MONOTONIC, &en, &ex) < 0 ||
+	    (!ts->tv_sec && !ts->tv_nsec))
+		return -1;
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
 /* Which source times syscall @nr of @t, and its time now (-1: none). */
 static double entry_time(struct cthr *t, struct utrace_engine *e, long nr)
 {
+	double rt = rec_stamp(e, false);
+
+	if (rt >= 0) {
+		t->src = SRC_RECORD;
+		return rt;
+	}
 	if (!t->c->s.wall_clock && single(t)) {
 		if (nr != SYS_wait4 && nr != SYS_waitid) {
 			double v = stop_usage(e);
@@ -194,6 +223,11 @@ static uint32_t c_exit(uint32_t action, struct utrace_engine *e)
 		double v = stop_usage(e);
 
 		d = v >= 0 ? v - t->t_entry : 0;
+	} else if (t->src == SRC_RECORD) {
+		double v = rec_stamp(e, true);
+
+		/* an exit reported at the stop that interrupted it: now */
+		d = (v >= 0 ? v : now_mono()) - t->t_entry;
 	} else {
 		d = cpu_time(t, t->src == SRC_PROC_CLOCK) - t->t_entry;
 	}
@@ -323,6 +357,8 @@ int counter_attach(struct counter *c, struct utrace_tracer *tr, pid_t tid)
 	if (t->proc)
 		t->proc->nthreads++;
 	utrace_set_syscalls(e, c->s.nrs, c->s.nnrs);
+	/* It only looks: its syscalls may come from records (records.c). */
+	utrace_set_observer(e, true);
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL | UTRACE_EVENT(EXEC));
 	utrace_engine_put(e);
 	return err;

@@ -109,11 +109,18 @@ static bool upath_match(const struct path_set *ps, struct utrace_engine *e,
 
 		if (chunk > sizeof(buf) - got)
 			chunk = sizeof(buf) - got;
-		if (utrace_mem_read(e, addr + got, buf + got, chunk) !=
-		    (ssize_t)chunk)
+		/*
+		 * A read may end early at the end of what a record captured:
+		 * the string is whole if its NUL came.
+		 */
+		ssize_t n = utrace_mem_read(e, addr + got, buf + got, chunk);
+
+		if (n <= 0)
 			return false;
-		if (memchr(buf + got, '\0', chunk))
+		if (memchr(buf + got, '\0', (size_t)n))
 			return in_set(ps, buf);
+		if ((size_t)n < chunk)
+			return false;
 		got += chunk;
 	}
 	return false;
@@ -231,4 +238,38 @@ bool trace_path_match(const struct path_set *ps, struct utrace_engine *e,
 			return true;
 	}
 	return false;
+}
+
+int trace_path_capture(long nr, struct dcap *out, size_t limit)
+{
+	const struct sysent *s = sys_ent(nr);
+	const char *k;
+	size_t i;
+	int n = 0;
+
+	if (!s || !(s->classes & (SC_FILE | SC_DESC | SC_NETWORK)))
+		return 0;
+	if (!strcmp(s->name, "select") || !strcmp(s->name, "pselect6") ||
+	    !strcmp(s->name, "poll") || !strcmp(s->name, "ppoll"))
+		return -1;
+	if (!strcmp(s->name, "fsconfig"))
+		k = "xxxs";
+	else
+		k = s->args;
+	for (i = 0; i < sizeof(pt_kinds) / sizeof(pt_kinds[0]); i++)
+		if (!strcmp(s->name, pt_kinds[i].name))
+			k = pt_kinds[i].kinds;
+	for (i = 0; k[i] && k[i] != '>' && i < 6; i++) {
+		if (k[i] != 's')
+			continue;
+		if (n == DCAP_MAX || PATH_MAX + 1 > limit)
+			return -1;
+		memset(&out[n], 0, sizeof(out[n]));
+		out[n].arg = (unsigned char)i;
+		out[n].when = DCAP_ENTRY;
+		out[n].kind = DCAP_STRING;
+		out[n].len = PATH_MAX + 1;
+		n++;
+	}
+	return n;
 }

@@ -29,6 +29,8 @@ struct printer {
 	struct pthr *threads;	/* all of them, for detach, exec and -k */
 	pid_t command;		/* -k: its first execve shows no stack */
 	bool failed;		/* a -ff file failed */
+	/* syscalls whose records lacked what their decoding read: said */
+	uint64_t missed[NR_MAX / 64];
 };
 
 struct pthr {
@@ -67,11 +69,88 @@ struct pthr {
 	bool stack_queued;
 	bool exec_first;	/* -k: the spawned command's own execve */
 	struct sock_cache *sockets;	/* -yy: shared by all threads */
+	/*
+	 * The syscall comes from a record (utrace_from_record): its memory
+	 * is what its capture rules took, for the arguments it was made with.
+	 */
+	bool from_rec;
+	unsigned long rargs[6];
+	struct dcap rules[DCAP_MAX];
+	int nrules;
 };
 
 static ssize_t mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	return utrace_mem_read(ctx, addr, buf, len);
+}
+
+/*
+ * A decoder's read of a syscall that comes from a record: the capture
+ * rules (records.c) must hold it, else the record answers less than the
+ * stopped thread would and the line could differ from the stop path's:
+ * a bug of the rules' table (decode/capture.c), said once per syscall.
+ */
+static ssize_t rec_mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct pthr *t = ctx;
+	long nr = t->dc.nr;
+
+	if (!dec_capture_covers(t->rules, t->nrules < 0 ? 0 : t->nrules,
+				t->rargs, t->dc.ret, t->dc.exiting, addr, len) &&
+	    nr >= 0 && nr < NR_MAX &&
+	    !(t->p->missed[nr / 64] & (1ULL << (nr % 64)))) {
+		const char *name = sys_name(nr);
+
+		t->p->missed[nr / 64] |= 1ULL << (nr % 64);
+		sink_msg(t->p->out, "bug: the record of %s(%ld) lacks %zu "
+			 "bytes at %#llx its decoding reads (at its %s); its "
+			 "line may differ from a stop's (--stops-only)",
+			 name ? name : "syscall", nr, len,
+			 (unsigned long long)addr,
+			 t->dc.exiting ? "exit" : "entry");
+	}
+	return utrace_mem_read(t->e, addr, buf, len);
+}
+
+/*
+ * Whether the syscall being reported to e comes from a record; then its
+ * decoders read through rec_mem_read, with the rules it was recorded by.
+ */
+static bool from_record(struct pthr *t, struct utrace_engine *e,
+			const unsigned long *args)
+{
+	struct dcap_how how;
+
+	t->from_rec = e && utrace_from_record(e) == 1;
+	if (!t->from_rec)
+		return false;
+	memcpy(t->rargs, args, sizeof(t->rargs));
+	records_how(&t->p->s, t->dc.nr, &how);
+	t->nrules = dec_capture(t->dc.nr, &how, t->rules);
+	return true;
+}
+
+/*
+ * When the syscall reported to e entered the kernel (or, exiting, left
+ * it): utrace_syscall_time(3), the thread's own time stamps for a record
+ * and the stop's otherwise, so that -t, -tt, -r and -T say the same both
+ * ways; now when it is not known (no engine: a joined queue's record).
+ */
+static void event_time(struct utrace_engine *e, bool exiting, double *mono,
+		       struct timespec *real)
+{
+	struct timespec m[2], r[2];
+	int i = exiting;
+
+	if (!e || utrace_syscall_time(e, CLOCK_MONOTONIC, &m[0], &m[1]) < 0 ||
+	    utrace_syscall_time(e, CLOCK_REALTIME, &r[0], &r[1]) < 0 ||
+	    (!m[i].tv_sec && !m[i].tv_nsec)) {
+		*mono = now_mono();
+		clock_gettime(CLOCK_REALTIME, real);
+		return;
+	}
+	*mono = (double)m[i].tv_sec + (double)m[i].tv_nsec / 1e9;
+	*real = r[i];
 }
 
 void printer_note(struct pthr *t, unsigned notes)
@@ -422,6 +501,10 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	t->ip_known = true;
 	dc_setup(t, sc.nr);
 	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
+	if (from_record(t, e, sc.args)) {
+		mem = rec_mem_read;
+		ctx = t;
+	}
 	t->dc.mem_read = mem;
 	t->dc.mem_ctx = ctx;
 	t->dc.out = &t->line;
@@ -441,8 +524,7 @@ void printer_entry(struct pthr *t, const struct utrace_syscall *scp,
 	t->entry_len = t->line.len;
 	t->in_syscall = true;
 	t->unfinished = false;
-	t->t_entry = now_mono();
-	clock_gettime(CLOCK_REALTIME, &t->tv_entry);
+	event_time(e, false, &t->t_entry, &t->tv_entry);
 	t->staged = staged_mode(t->p) || t->p->s.json;
 	if (t->staged) {
 		sb_reset(&t->prefix);
@@ -548,7 +630,8 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	struct utrace_syscall sc = *scp;
 	struct sbuf *tail = scratch(&t->tail);
 	struct sink *o = t->out;
-	double dur;
+	struct timespec tv_exit;
+	double dur, t_exit;
 
 	if (t->filtered || host_hidden(&t->p->s.host, t->tid, -1)) {
 		t->filtered = false;
@@ -556,6 +639,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	}
 	if (t->p->s.decode_pids & DEC_PID_COMM)
 		refresh_comm(t);	/* a successful execve renames */
+	event_time(e, true, &t_exit, &tv_exit);
 	if (!t->in_syscall) {
 		/* Attached in the middle of a syscall: no entry was seen. */
 		const char *name = sys_name(sc.nr);
@@ -569,8 +653,8 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 		t->unfinished = true;
 		t->staged = staged_mode(t->p) || t->p->s.json;
 		sb_reset(&t->prefix);
-		clock_gettime(CLOCK_REALTIME, &t->tv_entry);
-		t->t_entry = now_mono();
+		t->tv_entry = tv_exit;
+		t->t_entry = t_exit;
 		leader(t, &t->prefix, &t->tv_entry);
 		sb_printf(&t->prefix, "<... %s resumed>",
 			  name ? name : "syscall");
@@ -582,9 +666,17 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 	t->dc.ret = sc.ret;
 	t->dc.exiting = true;
 	memcpy(t->dc.a, sc.args, sizeof(t->dc.a));
+	/* The exit's memory: a record's, or a stop's (its entry's may differ). */
+	if (t->dc.mem_read && from_record(t, e, sc.args)) {
+		t->dc.mem_read = rec_mem_read;
+		t->dc.mem_ctx = t;
+	} else if (t->dc.mem_read && e) {
+		t->dc.mem_read = mem_read;
+		t->dc.mem_ctx = e;
+	}
 	if (!t->done)
 		decode_syscall(&t->dc);
-	dur = now_mono() - t->t_entry;
+	dur = t_exit - t->t_entry;
 	if (t->p->s.json) {
 		if (status_wanted(t))
 			json_syscall(t, true, dur);
@@ -607,7 +699,7 @@ void printer_exit(struct pthr *t, const struct utrace_syscall *scp,
 
 		take_line(o, t);
 		leader(t, lead, &t->tv_entry);
-		clock_gettime(CLOCK_REALTIME, &t->tv_entry);
+		t->tv_entry = tv_exit;
 		sb_printf(lead, "<... %s resumed>", name ? name : "syscall");
 		sink_write(o, lead->p, lead->len);
 		t->col = lead->len;
@@ -1143,6 +1235,9 @@ int printer_attach(struct printer *p, struct utrace_tracer *tr, pid_t tid,
 	p->threads = t;
 	p->live++;
 	utrace_set_syscalls(e, p->s.nrs, p->s.nnrs);
+	/* It only looks: its syscalls may come from records (records.c). */
+	if (printer_observes(&p->s))
+		utrace_set_observer(e, true);
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
 				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(JCTL) |
 				UTRACE_EVENT(EXEC) | UTRACE_EVENT(DEATH) |

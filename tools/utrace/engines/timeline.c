@@ -68,6 +68,21 @@ static double us(const struct timeline *tl, double t)
 	return (t - tl->t0) * 1e6;
 }
 
+/*
+ * When the syscall reported to e entered (or, exiting, left) the kernel
+ * (utrace_syscall_time(3)): the thread's own time stamp for a record,
+ * the stop's otherwise; now when it is not known.
+ */
+static double ev_time(struct utrace_engine *e, bool exiting)
+{
+	struct timespec en, ex, *ts = exiting ? &ex : &en;
+
+	if (utrace_syscall_time(e, CLOCK_MONOTONIC, &en, &ex) < 0 ||
+	    (!ts->tv_sec && !ts->tv_nsec))
+		return now_mono();
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
 static uint32_t t_entry(uint32_t action, struct utrace_engine *e)
 {
 	struct tthr *t = utrace_engine_data(e);
@@ -78,7 +93,7 @@ static uint32_t t_entry(uint32_t action, struct utrace_engine *e)
 	t->nr = utrace_syscall_get(e, &sc) < 0 ? -1 : sc.nr;
 	if (t->nr >= 0 && host_hidden(&t->tl->s.host, t->tid, t->nr))
 		t->nr = -1;
-	t->t_entry = now_mono();
+	t->t_entry = ev_time(e, false);
 	return utrace_pass(action, UTRACE_RESUME);
 }
 
@@ -88,7 +103,7 @@ static uint32_t t_exit(uint32_t action, struct utrace_engine *e)
 	struct timeline *tl = t->tl;
 	struct utrace_syscall sc;
 	const char *name;
-	double end = now_mono();
+	double end = ev_time(e, true);
 
 	if (t->nr < 0 || utrace_syscall_get(e, &sc) < 0)
 		return utrace_pass(action, UTRACE_RESUME);
@@ -202,6 +217,8 @@ int timeline_attach(struct timeline *tl, struct utrace_tracer *tr, pid_t tid)
 		"\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}",
 		utrace_engine_tgid(e), tid, tid);
 	utrace_set_syscalls(e, tl->s.nrs, tl->s.nnrs);
+	/* It only looks: its syscalls may come from records (records.c). */
+	utrace_set_observer(e, true);
 	err = utrace_set_events(e, UTRACE_EVENT_SYSCALL |
 				UTRACE_EVENT_SIGNAL_ALL | UTRACE_EVENT(EXEC) |
 				UTRACE_EVENT(DEATH));
