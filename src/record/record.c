@@ -435,6 +435,23 @@ static int proc_threads(pid_t tgid)
 	return v ? atoi(v) : -1;
 }
 
+/*
+ * Whether the process runs under a seccomp filter already (its own, or
+ * one it inherited from a parent that installed it, as strace's child
+ * does before its execve): the blob's syscalls would meet the filter,
+ * so it is not set up, as one that installs a filter later falls back.
+ */
+static bool proc_filtered(pid_t tgid)
+{
+	char buf[4096];
+	const char *v;
+
+	if (!utrace__proc_status(tgid, buf, sizeof(buf)))
+		return true;
+	v = utrace__proc_field(buf, "Seccomp");
+	return !v || atoi(v) != 0;
+}
+
 /* -- Threads ------------------------------------------------------------------------ */
 
 static struct rthread *rt_of(struct uthread *th)
@@ -1992,7 +2009,8 @@ static long hook_restart(struct utrace_tracer *t, void *data,
 			 * stop the blob's own syscalls.
 			 */
 			if (rec->on && some && !utrace__th_filtered(th) &&
-			    proc_threads(p->tgid) == 1)
+			    proc_threads(p->tgid) == 1 &&
+			    !proc_filtered(p->tgid))
 				err = setup(rec, p, rt);
 			if (err == -ESRCH)
 				return -1;
