@@ -7,8 +7,11 @@
 #   alone   utrace --gdb PROG (no -f: the log is the main thread's only,
 #           but gdb still debugs every thread, as under gdbserver)
 #   -f      utrace -f -o LOG --gdb PROG
-#   joined  utrace -f -o LOG PROG, then utrace --gdb -p PID joins it
-#           (against gdbserver --attach, the program started the same way)
+#   joined  utrace --stops-only -f -o LOG PROG, then utrace --gdb -p PID
+#           joins it (against gdbserver --attach, the program started the
+#           same way).  --stops-only: on the record path a thread blocked
+#           in a recorded syscall is inside the placed code, and gdb's
+#           frames would start there (utrace(1), RECORDS AND STOPS).
 # The program is test/progs/gdb_thr, whose threads are always at a known
 # place when gdb can stop them.  Only 127.0.0.1 is used.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -105,8 +108,8 @@ attached() {	# tag, name, mode, script
 	for kind in gdbserver alone f joined; do
 		rm -f mark go srv.err log log2 first.err
 		if [ $kind = joined ]; then
-			"$U" -f -o log2 "$P" $mode "$tmp/mark" "$tmp/go" \
-				>prog.$kind 2>first.err &
+			"$U" --stops-only -f -o log2 "$P" $mode "$tmp/mark" \
+				"$tmp/go" >prog.$kind 2>first.err &
 			first=$!
 		else
 			"$P" $mode "$tmp/mark" "$tmp/go" >prog.$kind &
@@ -286,7 +289,8 @@ EOF
 for kind in gdbserver alone f joined; do
 	rm -f mark go srv.err log log2
 	if [ $kind = joined ]; then
-		"$U" -f -o log2 "$P" idle "$tmp/mark" >prog.$kind 2>first.err &
+		"$U" --stops-only -f -o log2 "$P" idle "$tmp/mark" \
+			>prog.$kind 2>first.err &
 	else
 		"$P" idle "$tmp/mark" >prog.$kind &
 	fi

@@ -322,6 +322,16 @@ static void records_on(struct cli *cli)
 		cli_debug(cli, "stops only (--stops-only): no records");
 		return;
 	}
+	/*
+	 * A debugger must see the program as it is: on the record path a
+	 * thread stopped at a syscall (catch syscall, a signal sent by
+	 * one) is inside the placed code, and gdb's backtrace would start
+	 * there.
+	 */
+	if (o->gdb) {
+		cli_debug(cli, "stops only (--gdb): no records");
+		return;
+	}
 	err = records_start(cli->tracer, &rs, &sum);
 	if (err == -EOPNOTSUPP)
 		cli_debug(cli, "no record path on this kernel or CPU: stops "

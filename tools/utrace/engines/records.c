@@ -144,8 +144,13 @@ int records_start(struct utrace_tracer *tr, const struct records_settings *s,
 	int err;
 
 	memset(sum, 0, sizeof(*sum));
-	/* No engine that only looks (-k, -Y): nothing to record. */
-	sum->observers = (s->print && printer_observes(s->print)) ||
+	/*
+	 * No engine that only looks: nothing to record.  Nor when the
+	 * printer is no observer (-k, -Y): every syscall it prints stops
+	 * anyway, and with -k a stop inside the placed code would unwind
+	 * from there.
+	 */
+	sum->observers = s->print ? printer_observes(s->print) :
 			 s->count || s->timeline;
 	if (!sum->observers)
 		return 0;
