@@ -170,14 +170,22 @@ static unsigned long clone_flags_lost(struct uthread *th, pid_t child)
 	return 0;
 }
 
+/*
+ * The flags the clone was made with: what the call asked (clone(2)'s and
+ * clone3(2)'s flags and exit signal, which the event does not carry:
+ * CLONE_PTRACE, CLONE_PARENT, CLONE_FILES...), else fork's or vfork's
+ * equivalent when the event says which.
+ */
 static unsigned long clone_flags(struct uthread *th, int event, pid_t child)
 {
+	unsigned long dflt = 0;
+
 	if (event == PTRACE_EVENT_FORK)
-		return SIGCHLD;
-	if (event == PTRACE_EVENT_VFORK)
-		return CLONE_VM | CLONE_VFORK | SIGCHLD;
+		dflt = SIGCHLD;
+	else if (event == PTRACE_EVENT_VFORK)
+		dflt = CLONE_VM | CLONE_VFORK | SIGCHLD;
 	if (utrace__regs_load(th))
-		return clone_flags_lost(th, child);
+		return dflt ? dflt : clone_flags_lost(th, child);
 	if ((long)th->regs.orig_rax == SYS_clone3) {
 		struct clone_args ca;
 		struct iovec local = { &ca, sizeof(ca) };
@@ -185,14 +193,16 @@ static unsigned long clone_flags(struct uthread *th, int event, pid_t child)
 
 		if (process_vm_readv(th->tid, &local, 1, &remote, 1, 0) !=
 		    (ssize_t)sizeof(ca))
-			return clone_flags_lost(th, child);
+			return dflt ? dflt : clone_flags_lost(th, child);
 		return (unsigned long)(ca.flags | (ca.exit_signal & 0xff));
 	}
 	if ((long)th->regs.orig_rax == SYS_fork)
 		return SIGCHLD;
 	if ((long)th->regs.orig_rax == SYS_vfork)
 		return CLONE_VM | CLONE_VFORK | SIGCHLD;
-	return th->regs.rdi;
+	if ((long)th->regs.orig_rax == SYS_clone || !dflt)
+		return th->regs.rdi;
+	return dflt;
 }
 
 /*

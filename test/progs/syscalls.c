@@ -9,6 +9,10 @@
  *   syscalls burnchild MS
  *                     fork a child that runs until it has used MS ms of
  *                     CPU time, reap it with wait4(2); print "done"
+ *   syscalls cloneflags
+ *                     fork with clone(CLONE_FS|CLONE_FILES|SIGCHLD), then
+ *                     with clone3 (CLONE_FILES, exit signal SIGCHLD); reap
+ *                     each; print "done"
  * A result r >= 0 prints as "r", a failure as "-1 errno E".
  */
 #include <errno.h>
@@ -16,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sched.h>
+#include <linux/sched.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,6 +90,24 @@ int main(int argc, char **argv)
 			_exit(0);
 		}
 		if (syscall(SYS_wait4, c, &st, 0, NULL) != c)
+			return 1;
+		printf("done\n");
+	} else if (!strcmp(mode, "cloneflags")) {
+		struct clone_args ca = { .flags = CLONE_FILES,
+					 .exit_signal = SIGCHLD };
+		long c;
+		int st;
+
+		c = syscall(SYS_clone, CLONE_FS | CLONE_FILES | SIGCHLD, 0,
+			    NULL, NULL, 0);
+		if (c == 0)
+			_exit(0);
+		if (c < 0 || waitpid(c, &st, 0) != c)
+			return 1;
+		c = syscall(SYS_clone3, &ca, sizeof(ca));
+		if (c == 0)
+			_exit(0);
+		if (c < 0 || waitpid(c, &st, 0) != c)
 			return 1;
 		printf("done\n");
 	} else {
