@@ -333,15 +333,28 @@ static uint32_t pe_signal(uint32_t action, struct utrace_engine *e,
 	if (info && info->si_signo == SIGCHLD && sa != UTRACE_SIGNAL_REPORT &&
 	    sa != UTRACE_SIGNAL_HANDLER)
 		utrace__pe_chld_deliver(p, info);
+	/* The signal its tracer sent after a syscall stop (run_on). */
+	if (p->sent_sig && info && info->si_signo == p->sent_sig &&
+	    info->si_code == SI_TKILL && info->si_pid == getpid() &&
+	    sa != UTRACE_SIGNAL_REPORT && sa != UTRACE_SIGNAL_HANDLER) {
+		memset(info, 0, sizeof(*info));
+		info->si_signo = p->sent_sig;
+		info->si_code = SI_KERNEL;
+		p->sent_sig = 0;
+	}
+	/*
+	 * A signal its tracer gave it: delivered even when that tracer has
+	 * let it go meanwhile (PTRACE_DETACH's parting signal).
+	 */
+	if (p->inject && (sa == UTRACE_SIGNAL_REPORT ||
+			  sa == UTRACE_SIGNAL_HANDLER)) {
+		p->inject = false;
+		*info = p->inj;
+		return rest | UTRACE_SIGNAL_DELIVER | utrace__pe_step_act(p);
+	}
 	if (!p->tracer)
 		return utrace_pass(action, UTRACE_RESUME);
 	if (sa == UTRACE_SIGNAL_REPORT || sa == UTRACE_SIGNAL_HANDLER) {
-		if (p->inject) {
-			p->inject = false;
-			*info = p->inj;
-			return rest | UTRACE_SIGNAL_DELIVER |
-			       utrace__pe_step_act(p);
-		}
 		if (p->stopped)
 			return (action & ~UTRACE_RESUME_MASK) | UTRACE_STOP;
 		if (sa == UTRACE_SIGNAL_HANDLER && utrace__pe_stepping(p)) {
@@ -432,7 +445,14 @@ static uint32_t pe_clone(uint32_t action, struct utrace_engine *e,
 		event = PTRACE_EVENT_FORK;
 		opt = PTRACE_O_TRACEFORK;
 	}
+	/*
+	 * The kernel traces the child when the event is on (unless
+	 * CLONE_UNTRACED) or when the caller asked with CLONE_PTRACE; only
+	 * the event stops the parent (copy_process, ptrace_init_task).
+	 */
 	if (!(p->opts & opt) || (flags & CLONE_UNTRACED))
+		event = 0;
+	if (!event && !(flags & CLONE_PTRACE))
 		return utrace__pe_run_vote(p, action);
 	c = utrace__pe_find(p->pe, child);
 	if (!c && utrace_emulate_ptrace(p->pe->t, child) == 0)
@@ -453,6 +473,8 @@ static uint32_t pe_clone(uint32_t action, struct utrace_engine *e,
 		utrace__pe_stop_initial(&s, c);
 		utrace__pe_publish(c, &s);
 	}
+	if (!event)
+		return utrace__pe_run_vote(p, action);
 	utrace__pe_stop_event(&s, p, event, SIGTRAP, (unsigned long)child);
 	utrace__pe_snapshot(&s, p);
 	utrace__pe_publish_or_queue(p, &s);

@@ -133,6 +133,7 @@ struct pe_thread {
 	bool exec_trap;			/* non-seized exec: SIGTRAP after it */
 	bool inject;			/* deliver inj at the next report */
 	siginfo_t inj;
+	int sent_sig;			/* sent after a syscall stop */
 	bool real_child;		/* its death is the real parent's */
 	bool leader_wait;		/* a leader dead before its group */
 	bool replaced;			/* a leader whose tid an exec took */

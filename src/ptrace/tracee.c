@@ -325,6 +325,18 @@ static void run_on(struct pe_thread *q, enum pe_mode mode, int sig,
 		    sig == SIGTTOU)
 			q->stop_sig = sig;
 	}
+	if (sig && (q->cur.kind == PK_SYSCALL_ENTRY ||
+		    q->cur.kind == PK_SYSCALL_EXIT)) {
+		/*
+		 * After a syscall stop the kernel sends the signal
+		 * (ptrace_report_syscall: send_sig(sig, current, 1)): an
+		 * ordinary pending signal, which the thread's mask holds
+		 * back and which a tracer still there sees at its delivery
+		 * stop.  Its siginfo becomes the kernel's there (pe_signal).
+		 */
+		q->sent_sig = sig;
+		syscall(SYS_tgkill, q->tgid, q->tid, sig);
+	}
 	utrace__pe_set_syscalls(q);
 	while (q->npend) {
 		struct pe_stop s = q->pend[0];

@@ -256,6 +256,96 @@ static long wait_report(struct pe_thread *p, const struct pe_wait *w,
 	return err ? err : w->waitid ? 0 : q->tid;
 }
 
+/*
+ * The state letter and exit signal of /proc/PID/stat, false once gone.
+ */
+static bool proc_state(pid_t pid, char *state, int *exit_signal)
+{
+	char path[64], buf[1024], *p;
+	size_t n;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return false;
+	*state = p[2];
+	/* exit_signal is field 38; the state is field 3. */
+	for (i = 3, p += 2; i < 38 && p; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	*exit_signal = p ? atoi(p) : SIGCHLD;
+	return true;
+}
+
+/*
+ * Has the waiter a real child, not ours to report, that the kernel's wait
+ * would reap now: a zombie that the wait's pid, group and __WCLONE/__WALL
+ * select?  Its real parent reaps it (tracee_gone), and the emulation may
+ * have forgotten it already, once the library let its zombie go.
+ */
+static bool real_zombie(struct pe_thread *p, const struct pe_wait *w)
+{
+	char path[96], buf[4096], *s, *end;
+	pid_t tids[64];
+	int nt = 0;
+	bool found = false;
+
+	if (w->waitid && !(w->options & WEXITED))
+		return false;
+	if (w->options & __WNOTHREAD) {
+		tids[nt++] = p->tid;
+	} else {
+		for (struct pe_thread *q = p->pe->threads; q && nt < 64;
+		     q = q->next)
+			if (q->tgid == p->tgid && !q->dead)
+				tids[nt++] = q->tid;
+	}
+	for (int i = 0; i < nt && !found; i++) {
+		FILE *f;
+		size_t n;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+			 p->tgid, tids[i]);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		for (s = buf; !found; s = end) {
+			long c = strtol(s, &end, 10);
+			char st;
+			int xs;
+
+			if (end == s || c <= 0)
+				break;
+			if (w->idtype == P_PID && c != w->id)
+				continue;
+			if (w->idtype == P_PGID &&
+			    proc_pgid((pid_t)c) != (w->id ? w->id :
+						    proc_pgid(p->tgid)))
+				continue;
+			if (!proc_state((pid_t)c, &st, &xs) || st != 'Z')
+				continue;
+			if (!(w->options & __WALL) &&
+			    !(w->options & __WCLONE) != (xs == SIGCHLD))
+				continue;
+			found = true;
+		}
+	}
+	return found;
+}
+
 /* The result, or W_PASS (let the kernel do it), or W_HOLD (block). */
 long utrace__pe_wait(struct pe_thread *p, const struct pe_wait *w)
 {
@@ -281,6 +371,8 @@ long utrace__pe_wait(struct pe_thread *p, const struct pe_wait *w)
 		p->fix_echild = true;
 		return W_PASS;
 	}
+	if (real_zombie(p, w))
+		return W_PASS;
 	return W_HOLD;
 }
 
