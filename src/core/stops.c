@@ -467,8 +467,17 @@ static void signal_stop(struct uthread *th, int sig)
 	}
 	th->handler_trap = false;
 	if (utrace__signal_placeholder(th, sig, &report, &again)) {
-		if (!report)
-			return;		/* injected: delivered as decided */
+		/*
+		 * Injected: delivered as decided, with the step decided with
+		 * it.  The step that restarted the thread made no instruction
+		 * (the placeholder came first): the delivery is stepped, so
+		 * its handler frame traps (reference 7.3).
+		 */
+		if (!report) {
+			if (th->step_mode && th->step == UTRACE_RESUME)
+				th->step = th->last_step;
+			return;
+		}
 		utrace__signal_pass(th, false, again);	/* held, back */
 		return;
 	}

@@ -417,8 +417,15 @@ void utrace__settle(struct uthread *th)
 				if (ev.type == EV_SIGNAL_REPORT)
 					utrace__signal_report_final(th, r);
 			}
-			/* The last report before user mode: no loop. */
-			th->req = UTRACE_RESUME;
+			/*
+			 * The last report before user mode: no loop.  But an
+			 * INTERRUPT from an event-0 report still asks for the
+			 * signal pass before user mode (reference 6), where it
+			 * counts as RESUME.
+			 */
+			th->req = ev.type == EV_QUIESCE &&
+				  th->req == UTRACE_INTERRUPT ?
+				  UTRACE_INTERRUPT : UTRACE_RESUME;
 			continue;
 		}
 		if (th->held && !utrace__thread_held(th) && !th->killed) {

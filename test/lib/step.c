@@ -353,6 +353,68 @@ TEST_T(handler_reported_when_stepping_into_it, 10)
 	}
 }
 
+/*
+ * A signal injected at a step trap (its event-0 report, then the REPORT
+ * pass that UTRACE_INTERRUPT asks for) and delivered with
+ * UTRACE_SINGLESTEP: the handler frame traps too, as after a delivery
+ * stepped from a real signal (reference 7.3, 7.4).  user[0]: phase.
+ */
+static uint32_t hook_inject_step(struct teng *te, struct tev *ev,
+				 uint32_t dflt)
+{
+	if (ev->kind == K_SIGNAL && (int)ev->arg == SIGUSR1 &&
+	    utrace_signal_action(ev->action) == UTRACE_SIGNAL_DELIVER &&
+	    te->user[0] == 0) {
+		/* Drop the program's own SIGUSR1 and step once. */
+		te->user[0] = 1;
+		return UTRACE_SINGLESTEP | UTRACE_SIGNAL_IGN;
+	}
+	if (ev->kind == K_QUIESCE && ev->arg == 0 && te->user[0] == 1) {
+		te->user[0] = 2;
+		return UTRACE_INTERRUPT;
+	}
+	if (ev->kind == K_SIGNAL && te->user[0] == 2 &&
+	    utrace_signal_action(ev->action) == UTRACE_SIGNAL_REPORT) {
+		te->user[0] = 3;
+		memset(s_info, 0, sizeof(*s_info));
+		s_info->si_signo = SIGUSR1;
+		s_info->si_code = SI_USER;
+		s_info->si_pid = getpid();
+		return UTRACE_SINGLESTEP | UTRACE_SIGNAL_DELIVER;
+	}
+	if (ev->kind == K_SIGNAL && te->user[0] == 3 &&
+	    utrace_signal_action(ev->action) == UTRACE_SIGNAL_HANDLER) {
+		te->user[0] = 4;
+		te->user[2] = (long)cur_ip(te);
+	}
+	return dflt;
+}
+
+TEST_T(signal_injected_at_step_trap_stepped_into_handler, 10)
+{
+	struct utrace_tracer *t = t_tracer();
+	int out;
+	pid_t pid = t_spawn(t, &out, "sig_prog", "handler", NULL);
+	struct teng *a = s_attach(t, pid, UTRACE_EVENT(QUIESCE) |
+				  UTRACE_EVENT_SIGNAL_ALL | EV_LIFE,
+				  hook_inject_step);
+	unsigned long haddr = 0;
+	const char *o;
+
+	t_run(t);
+	o = t_read_all(out);
+	CHECK_EQ(sscanf(o, "%lx", &haddr), 1);
+	/* The injected one ran the handler, the program's was dropped. */
+	CHECK(strstr(o, "\nhandled 1\n") != NULL);
+	if (a->user[0] != 4)
+		tlog_dump(0, 40);
+	CHECK_EQ(a->user[0], 4);
+	CHECK_EQ((unsigned long)a->user[2], haddr);
+	CHECK_EQ(slog_count_sig(a->id, SIGTRAP), 0);
+	CHECK_EQ(WEXITSTATUS(s_death_status(a)), 0);
+	utrace_tracer_free(t);
+}
+
 int main(void)
 {
 	return test_main();
