@@ -605,10 +605,13 @@ long utrace__pe_ptrace(struct pe_thread *p, long req, pid_t pid,
 				  PM_SYSEMU_STEP, (int)r->data);
 		return 0;
 	case PTRACE_LISTEN:
-		if (!q->seized || (q->cur.kind != PK_EVENT &&
-				   q->cur.kind != PK_GROUP) ||
-		    (q->cur.status >> 16) != PTRACE_EVENT_STOP)
-			return -EINVAL;
+		/*
+		 * The kernel's test: a seized tracee at a PTRACE_EVENT_STOP
+		 * trap (a group stop's, or PTRACE_INTERRUPT's also outside
+		 * one), else ptrace_request's default, EIO.
+		 */
+		if (!q->seized || (q->cur.status >> 16) != PTRACE_EVENT_STOP)
+			return -EIO;
 		utrace__pe_resume(q, PM_LISTEN, 0);
 		return 0;
 	case PTRACE_DETACH:

@@ -365,6 +365,15 @@ static void run_on(struct pe_thread *q, enum pe_mode mode, int sig,
 		utrace__engine_leave_group_stop(q->e);
 		st = STOP_INTERRUPT;
 	}
+	if (mode == PM_LISTEN && st != STOP_GROUP) {
+		/*
+		 * PTRACE_LISTEN at a trap outside a group stop (a
+		 * PTRACE_INTERRUPT's): the kernel leaves the tracee in its
+		 * trap, listening, not waitable, until PTRACE_INTERRUPT
+		 * re-traps it.  The engine's stop stays: it never runs.
+		 */
+		return;
+	}
 	if (q->inject || q->want_attach_stop)
 		act = UTRACE_INTERRUPT;	/* the signal, or ATTACH's SIGSTOP */
 	else if (st == STOP_SYSCALL_ENTRY)
