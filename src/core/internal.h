@@ -97,6 +97,7 @@ struct uthread {
 	bool parked;		/* held at this stop: reports wait for release */
 	bool listening;		/* restarted with PTRACE_LISTEN */
 	bool in_group_stop;
+	bool regroup;		/* trap back into it at the next restart */
 	bool born_stopped;	/* first trap was a group stop's (settle joins it) */
 	bool syscall_mode;	/* last restarted with PTRACE_SYSCALL */
 	bool step_mode;		/* last restarted with a step request */

@@ -182,6 +182,16 @@ int utrace__engine_leave_group_stop(struct utrace_engine *e)
 	return 0;
 }
 
+void utrace__engine_regroup(struct utrace_engine *e)
+{
+	struct uthread *th = e ? e->th : NULL;
+
+	if (!th || th->dead || th->in_group_stop)
+		return;
+	th->regroup = true;
+	utrace__interrupt(th);
+}
+
 int utrace__engine_ptrace(struct utrace_engine *e, int req, void *addr,
 			  void *data, unsigned flags, long *ret)
 {

@@ -220,6 +220,16 @@ bool utrace__engine_in_group_stop(const struct utrace_engine *e);
  * not in a group stop.  Loop thread.
  */
 int utrace__engine_leave_group_stop(struct utrace_engine *e);
+/*
+ * The thread of @e left its process's group stop (above) and the process
+ * is still stopped: put it back, as the kernel puts back a tracee that is
+ * detached there (__ptrace_unlink's JOBCTL_STOP_PENDING).  A stopped
+ * thread traps back into the group stop when next restarted, before it
+ * reaches user mode (a signal it is given has its handler frame set up
+ * first); a running one is interrupted now, and again after each other
+ * stop it reaches first.  Loop thread.
+ */
+void utrace__engine_regroup(struct utrace_engine *e);
 
 /* utrace__engine_ptrace flags */
 #define UTRACE__PTRACE_REGS	0x1	/* may change the general registers */

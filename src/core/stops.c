@@ -509,6 +509,7 @@ static void jctl(struct uthread *th, int type)
 void utrace__group_stop(struct uthread *th)
 {
 	th->stop = STOP_GROUP;
+	th->regroup = false;
 	if (!th->in_group_stop) {
 		th->in_group_stop = true;
 		jctl(th, CLD_STOPPED);
@@ -528,6 +529,7 @@ static void event_stop(struct uthread *th, int sig)
 	 * SIGTRAP here means that group stop is over.
 	 */
 	th->stop = STOP_INTERRUPT;
+	th->regroup = false;	/* no group stop to go back to */
 	/*
 	 * A PTRACE_INTERRUPT left pending trapped before the step was made:
 	 * no step happened, keep stepping (a report pass may still decide

@@ -327,6 +327,16 @@ static void restart(struct uthread *th)
 	 * signal check, where the kernel would have delivered it.
 	 */
 	utrace__signal_queue(th);
+	/*
+	 * Back into the group stop its process still holds (regroup): a
+	 * PTRACE_INTERRUPT made while it is stopped traps once it has left
+	 * this stop, before user mode, reporting the stop signal.  Any other
+	 * stop on the way cancels it (ptrace_stop): made again from there,
+	 * until the group stop's trap (or SIGTRAP's: the stop is over).
+	 */
+	if (th->regroup && req != PTRACE_LISTEN &&
+	    ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
+		th->interrupt_sent = true;
 	/* ESRCH: SIGKILL got there first; its death status follows. */
 	if (ptrace(req, th->tid, 0L, (long)sig) < 0 && req == PTRACE_LISTEN) {
 		/* The group stop ended while we held it: run on. */

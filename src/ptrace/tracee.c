@@ -395,6 +395,13 @@ void utrace__pe_detach(struct pe_thread *q, int sig)
 {
 	bool was = q->stopped;
 
+	/*
+	 * Let run out of a group stop its process is still in: the kernel
+	 * puts it back there (__ptrace_unlink), after the parting signal's
+	 * handler frame is set up, before it runs.
+	 */
+	if (q->grp_sig && q->e)
+		utrace__engine_regroup(q->e);
 	if (was) {
 		q->npend = 0;
 		run_on(q, PM_CONT, sig, true);
