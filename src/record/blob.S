@@ -20,7 +20,7 @@
  *
  * A signal never runs a handler inside here while the tracer lives: at
  * every stop of a thread found in this code the tracer puts the thread
- * back in the program's state first (record.c, unwind), as if the syscall
+ * back in the program's state first (hooks.c, unwind), as if the syscall
  * had not started, had been interrupted, or had returned, after the
  * frame's phase (layout.h).  The only records in the ring are so whole
  * ones, and a handler that never returns (siglongjmp) leaves nothing

@@ -2,9 +2,10 @@
 /*
  * The memory the in-process record path shares between the tracer and a
  * traced process (docs/DESIGN.md, "Syscalls observed in-process").  Plain
- * defines: blob.S (the code placed in the traced process) and record.c
- * (the tracer) both use them.  Everything in the area is written by the
- * traced program too, so the tracer checks every value it reads.
+ * defines: blob.S (the code placed in the traced process) and the
+ * tracer's side (record.h and its files) both use them.  Everything in
+ * the area is written by the traced program too, so the tracer checks
+ * every value it reads.
  *
  * In the traced process, one private region:
  *   page 0: the blob's code (read/execute; the only code allowed to make

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Reading a thread's ring (record.c): the checks every record passes
+ * Reading a thread's ring (ring.c): the checks every record passes
  * before the tracer believes it, apart so that test/unit/record_ring can
  * feed them hostile rings.
  */
