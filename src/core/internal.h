@@ -329,6 +329,8 @@ void utrace__await_first_stop(struct uthread *th);
 
 /* layer.c: the hooks */
 void utrace__layers_after_dispatch(struct utrace_tracer *t);
+void utrace__layers_input(struct utrace_tracer *t);
+int utrace__layers_sleep(struct utrace_tracer *t, int how);
 void utrace__layers_closing(struct utrace_tracer *t);
 void utrace__layers_free(struct utrace_tracer *t);
 bool utrace__layers_foreign_seccomp(struct uthread *th, uint32_t data);

@@ -79,6 +79,33 @@ void utrace__layers_after_dispatch(struct utrace_tracer *t)
 	}
 }
 
+void utrace__layers_input(struct utrace_tracer *t)
+{
+	unsigned n = atomic_load_explicit(&t->nlayers, memory_order_relaxed);
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct utrace__hook *h = &t->layers[t->lorder[i]];
+
+		if (h->ops->input)
+			h->ops->input(t, h->data);
+	}
+}
+
+/* The sleep hooks' answers or'ed (UTRACE__SLEEP_ARMED, _READY). */
+int utrace__layers_sleep(struct utrace_tracer *t, int how)
+{
+	unsigned n = atomic_load_explicit(&t->nlayers, memory_order_relaxed);
+	int r = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct utrace__hook *h = &t->layers[t->lorder[i]];
+
+		if (h->ops->sleep)
+			r |= h->ops->sleep(t, h->data, how);
+	}
+	return r;
+}
+
 void utrace__layers_closing(struct utrace_tracer *t)
 {
 	unsigned n = atomic_load_explicit(&t->nlayers, memory_order_relaxed);

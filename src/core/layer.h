@@ -98,7 +98,37 @@ struct utrace__layer {
 	ssize_t (*rec_read)(struct utrace_tracer *t, void *data,
 			    struct uthread *th, uint64_t addr, void *buf,
 			    size_t len);
+	/*
+	 * Loop thread, in each dispatch once the calls of other threads
+	 * ran and before the threads are settled: carry out the work that
+	 * came on the layer's own descriptors (a server's requests), so
+	 * that what it lets go runs in this dispatch.
+	 */
+	void (*input)(struct utrace_tracer *t, void *data);
+	/*
+	 * Loop thread, around the waits of a dispatch (UTRACE__SLEEP_*):
+	 * before a blocking wait for a status the layer may point its
+	 * descriptors' signals at the loop thread (utrace__wake_signal)
+	 * and returns UTRACE__SLEEP_ARMED, or UTRACE__SLEEP_READY when its
+	 * input is there already (the loop does not block); after it, it
+	 * points them away again, so that the application's own system
+	 * calls on the loop thread are never interrupted by them.
+	 */
+	int (*sleep)(struct utrace_tracer *t, void *data, int how);
 };
+
+/* The @how of the sleep hook; its answers. */
+enum {
+	UTRACE__SLEEP_BLOCK,	/* about to block in waitid */
+	UTRACE__SLEEP_WOKE,	/* back from it */
+	/*
+	 * This dispatch waits in a poll of utrace_fd, or the application
+	 * polls it: input must reach the loop by utrace__call, not signals.
+	 */
+	UTRACE__SLEEP_POLLED,
+};
+#define UTRACE__SLEEP_ARMED	1
+#define UTRACE__SLEEP_READY	2
 
 /* The most tables one tracer takes. */
 #define UTRACE__NLAYERS	8
@@ -121,6 +151,13 @@ bool utrace__on_loop(const struct utrace_tracer *t);
 /* Wake the loop thread if it blocks waiting for a status.  Any thread. */
 void utrace__wake_loop(struct utrace_tracer *t);
 /*
+ * The signal that wakes the loop thread out of a blocking wait for a
+ * status without a race (F_SETSIG of a descriptor whose F_SETOWN_EX is
+ * the loop thread, while a sleep hook has it armed), or -ENOTSUP when the
+ * application handles that signal itself.  Any thread.
+ */
+int utrace__wake_signal(void);
+/*
  * Run @fn(@arg) on the loop thread and return its result: a plain call on
  * the loop thread; from another thread, carried there and run between two
  * callbacks, or -EDEADLK when the loop can never run it (loop.c).
@@ -137,6 +174,8 @@ int utrace__run_requests(struct utrace_tracer *t);
 void utrace__settle_now(struct utrace_tracer *t);
 /* Threads wait to be settled: a dispatch has work without a wait status. */
 bool utrace__settle_pending(const struct utrace_tracer *t);
+/* The loop thread is inside a dispatch (a hook or callback runs). */
+bool utrace__dispatching(const struct utrace_tracer *t);
 /* How many threads @t traces (loop thread). */
 unsigned utrace__nthreads(const struct utrace_tracer *t);
 /*

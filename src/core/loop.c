@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +50,24 @@ bool utrace__on_loop(const struct utrace_tracer *t)
 
 /* -- Calls from other threads ---------------------------------------------------- */
 
+/*
+ * A loop thread armed for a wake (sleep_armed): where the handler jumps
+ * to, and whether a wake came while it was not armed yet.
+ */
+static __thread sigjmp_buf *volatile wake_jmp;
+static __thread volatile sig_atomic_t wake_seen;
+static atomic_bool wake_ours;		/* the handler below is installed */
+
 static void wake_handler(int sig)
 {
+	sigjmp_buf *j = wake_jmp;
+
 	(void)sig;
+	wake_seen = 1;
+	if (j) {
+		wake_jmp = NULL;
+		siglongjmp(*j, 1);
+	}
 }
 
 static void wake_handler_init(void)
@@ -60,9 +76,15 @@ static void wake_handler_init(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = wake_handler;	/* no SA_RESTART: waitpid gets EINTR */
+	/*
+	 * Not blocked in the handler: its jump (sigsetjmp without the mask,
+	 * which would cost a syscall per sleep) leaves the mask as it was.
+	 */
+	sa.sa_flags = SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(WAKE_SIGNAL, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-		sigaction(WAKE_SIGNAL, &sa, NULL);
+	if (sigaction(WAKE_SIGNAL, NULL, &old) == 0 &&
+	    old.sa_handler == SIG_DFL && sigaction(WAKE_SIGNAL, &sa, NULL) == 0)
+		atomic_store(&wake_ours, true);
 }
 
 static void install_wake_handler(void)
@@ -85,6 +107,12 @@ static void ring(struct utrace_tracer *t, bool wake_loop)
 		install_wake_handler();
 		syscall(SYS_tgkill, t->pid, t->loop_tid, WAKE_SIGNAL);
 	}
+}
+
+int utrace__wake_signal(void)
+{
+	install_wake_handler();
+	return atomic_load(&wake_ours) ? WAKE_SIGNAL : -ENOTSUP;
 }
 
 /* Wake the loop thread if it blocks in waitpid (any thread may call it). */
@@ -462,22 +490,59 @@ static int handle_queue(struct utrace_tracer *t)
 	return n;
 }
 
+/*
+ * Block until some tracee has a status, a call is queued, or a layer's
+ * descriptor signals the loop (a sleep hook armed it): without a race.
+ * The handler jumps out of the wait, also from just before it; so the
+ * wait only looks (WNOWAIT, a raw syscall: no cancellation state to
+ * leave behind) and the dispatch's drain takes the status.
+ */
+static pid_t sleep_armed(struct utrace_tracer *t)
+{
+	sigjmp_buf jb;
+	siginfo_t si;
+	volatile pid_t pid = 0;	/* read after a jump */
+
+	si.si_pid = 0;
+	if (sigsetjmp(jb, 0) == 0) {
+		wake_jmp = &jb;
+		if (!wake_seen && !atomic_load(&t->nreqs) &&
+		    syscall(SYS_waitid, P_ALL, 0, &si, WEXITED | WNOWAIT |
+			    __WALL | __WNOTHREAD, NULL) == 0)
+			pid = si.si_pid;
+		wake_jmp = NULL;
+	}
+	return pid;
+}
+
 /* Block until some tracee has a status (-1) or up to @timeout_ms. */
 static void wait_for_status(struct utrace_tracer *t, int timeout_ms)
 {
 	if (timeout_ms < 0) {
 		struct utrace__status s;
-		pid_t pid;
+		pid_t pid = 0;
+		int armed;
 
+		wake_seen = 0;
+		armed = utrace__layers_sleep(t, UTRACE__SLEEP_BLOCK);
 		atomic_store(&t->sleeping, true);
-		pid = atomic_load(&t->nreqs) ? 0 :
-		      utrace__wait(t, -1, __WALL | __WNOTHREAD, &s);
+		if (armed & UTRACE__SLEEP_READY)
+			;	/* a layer's input is there: no sleep */
+		else if (armed && (pid = sleep_armed(t)) > 0)
+			/* That one, as the plain wait would have taken it. */
+			pid = utrace__wait(t, pid, __WALL | __WNOTHREAD |
+					   WNOHANG, &s);
+		else if (!armed && !atomic_load(&t->nreqs))
+			pid = utrace__wait(t, -1, __WALL | __WNOTHREAD, &s);
 		atomic_store(&t->sleeping, false);
+		if (armed)
+			utrace__layers_sleep(t, UTRACE__SLEEP_WOKE);
 		if (pid > 0)
 			queue_push(t, &s);
 	} else {
 		struct pollfd p = { .fd = utrace_fd(t), .events = POLLIN };
 
+		utrace__layers_sleep(t, UTRACE__SLEEP_POLLED);
 		poll(&p, 1, timeout_ms);
 	}
 }
@@ -522,10 +587,14 @@ static int dispatch_once(struct utrace_tracer *t, int timeout_ms)
 		if (t->threads.count > 1 || !n)
 			drain(t);
 	} else {
+		/* The application may poll utrace_fd for the next one. */
+		if (timeout_ms == 0 && t->efd >= 0)
+			utrace__layers_sleep(t, UTRACE__SLEEP_POLLED);
 		drain(t);
 	}
 	n += handle_queue(t);
 	run_requests(t);
+	utrace__layers_input(t);
 	utrace__settle_all(t);
 	utrace__layers_after_dispatch(t);
 	t->dispatching = false;
@@ -546,6 +615,11 @@ void utrace__settle_now(struct utrace_tracer *t)
 bool utrace__settle_pending(const struct utrace_tracer *t)
 {
 	return t->settle != NULL;
+}
+
+bool utrace__dispatching(const struct utrace_tracer *t)
+{
+	return t->dispatching;
 }
 
 unsigned utrace__nthreads(const struct utrace_tracer *t)

@@ -177,8 +177,12 @@ static int next_loop(struct lqueue *q, struct utrace_event *ev,
 		/*
 		 * A reply given here may be carried out by settling alone,
 		 * which can make records (a held signal reported again)
-		 * with no new wait status: settle before blocking.
+		 * with no new wait status: settle before blocking.  A look
+		 * from inside a dispatch (a layer's hook pumps a queue)
+		 * finds nothing more: that dispatch settles next.
 		 */
+		if (timeout_ms == 0 && utrace__dispatching(q->t))
+			return 0;
 		if (utrace__settle_pending(q->t)) {
 			err = utrace_dispatch(q->t, 0);
 			if (err < 0)

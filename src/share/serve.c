@@ -32,6 +32,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 
 #include "core/clock.h"
@@ -291,6 +292,8 @@ static void conn_close(struct utrace__server *s, struct sconn *c)
 		}
 	}
 	s->nconns--;
+	if (atomic_load(&c->fast))
+		atomic_fetch_sub(&s->nfast, 1);
 	pthread_mutex_unlock(&s->lock);
 	pthread_mutex_unlock(&c->lock);
 	pthread_mutex_destroy(&c->lock);
@@ -488,7 +491,8 @@ static void *server_main(void *arg)
 			 * more of its requests read: the output is bounded.
 			 */
 			pfd[n++] = (struct pollfd){ .fd = c->fd, .events =
-				(full ? 0 : POLLIN) | (pending ? POLLOUT : 0) };
+				(full || atomic_load(&c->fast) ? 0 : POLLIN) |
+				(pending ? POLLOUT : 0) };
 			/*
 			 * Records: the loop thread sends them after each
 			 * dispatch; here only what it could not (kick).
@@ -713,6 +717,173 @@ static void serve_poll(struct utrace_tracer *t, void *data)
 	}
 }
 
+/* -- The loop reads ------------------------------------------------------ */
+
+/*
+ * A joiner waits for the answer to each request, and a held record's
+ * thread for the answer to a REPLY.  Carried by the server thread, a
+ * request costs four wake-ups: the server thread's for the request, the
+ * loop thread's to carry it out (utrace__call), the server thread's again
+ * for the answer, the joiner's.  So while the loop thread sleeps in a
+ * blocking dispatch, the joiners' sockets signal it themselves (O_ASYNC,
+ * F_SETOWN_EX to the loop thread, F_SETSIG the core's wake signal, which
+ * it takes without a race) and it reads, carries out and answers the
+ * requests itself (serve_input): the joiner's wake-up and the loop's.
+ * Outside those sleeps the sockets signal nobody (owner 0): the
+ * application's own system calls on the loop thread are never
+ * interrupted.  A dispatch that polls utrace_fd, or whose application
+ * does, hands the sockets back to the server thread, which wakes the
+ * loop through utrace_fd.  At most FAST_MAX joiners are read so: each
+ * costs two fcntl(2) per sleep.
+ */
+#define FAST_MAX	16
+
+static void set_owner(int fd, pid_t tid)
+{
+	struct f_owner_ex o = { F_OWNER_TID, tid };
+
+	if (fcntl(fd, F_SETOWN_EX, &o) < 0)
+		(void)0;	/* then it does not wake the loop: polled */
+}
+
+/* Let the loop thread read @c's requests; true if it does now. */
+static bool make_fast(struct sconn *c, int sig)
+{
+	bool ok = false;
+	int fl;
+
+	if (pthread_mutex_trylock(&c->lock))
+		return false;	/* the server thread works on it */
+	if (c->hello && !c->closing && c->q &&
+	    fcntl(c->fd, F_SETSIG, sig) == 0 &&
+	    (fl = fcntl(c->fd, F_GETFL)) >= 0 &&
+	    fcntl(c->fd, F_SETFL, fl | O_ASYNC) == 0) {
+		atomic_store(&c->fast, true);
+		atomic_fetch_add(&c->s->nfast, 1);
+		ok = true;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return ok;
+}
+
+/* The server thread reads them all again; true if one changed. */
+static bool unfast_all(struct utrace__server *s)
+{
+	bool changed = false;
+
+	for (struct sconn *c = s->conns; c; c = c->next) {
+		int fl;
+
+		if (!atomic_exchange(&c->fast, false))
+			continue;
+		atomic_fetch_sub(&s->nfast, 1);
+		changed = true;
+		if ((fl = fcntl(c->fd, F_GETFL)) >= 0)
+			fcntl(c->fd, F_SETFL, fl & ~O_ASYNC);
+	}
+	return changed;
+}
+
+static void wake_server(struct utrace__server *s)
+{
+	uint64_t one = 1;
+
+	if (write(s->wfd, &one, sizeof(one)) < 0)
+		(void)0;
+}
+
+/* The layer's sleep hook (core/layer.h), loop thread. */
+static int serve_sleep(struct utrace_tracer *t, void *data, int how)
+{
+	struct share_layer *sl = data;
+	struct utrace__server *s = atomic_load(&sl->server);
+	struct pollfd pfd[FAST_MAX];
+	unsigned n = 0;
+	pid_t me = 0;
+	int sig, r = 0;
+
+	if (!s || !atomic_load(&s->nconns))
+		return 0;
+	if (how == UTRACE__SLEEP_POLLED) {
+		bool changed;
+
+		pthread_mutex_lock(&s->lock);
+		changed = unfast_all(s);
+		pthread_mutex_unlock(&s->lock);
+		if (changed)
+			wake_server(s);
+		return 0;
+	}
+	sig = utrace__wake_signal();
+	if (sig < 0)
+		return 0;
+	if (how == UTRACE__SLEEP_BLOCK)
+		me = (pid_t)syscall(SYS_gettid);
+	pthread_mutex_lock(&s->lock);
+	for (struct sconn *c = s->conns; c; c = c->next) {
+		if (how == UTRACE__SLEEP_WOKE) {
+			if (c->armed)
+				set_owner(c->fd, 0);
+			c->armed = false;
+			continue;
+		}
+		if (atomic_load(&c->closing))
+			continue;
+		if (!atomic_load(&c->fast) &&
+		    (atomic_load(&s->nfast) >= FAST_MAX || !make_fast(c, sig)))
+			continue;
+		if (n == FAST_MAX)
+			break;	/* cannot be: only this thread adds */
+		set_owner(c->fd, me);
+		c->armed = true;
+		pfd[n++] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (!n)
+		return 0;
+	r = UTRACE__SLEEP_ARMED;
+	/* What came before the owner was set signalled nobody. */
+	if (poll(pfd, n, 0) > 0)
+		r |= UTRACE__SLEEP_READY;
+	return r;
+}
+
+/*
+ * The layer's input hook (loop thread, before the threads are settled):
+ * carry out the requests of the joiners the loop reads, and send their
+ * answers (and the records before them) at once.  What only the server
+ * thread does (closing, all-stops it polls, output the socket did not
+ * take) is left to it, woken.
+ */
+static void serve_input(struct utrace_tracer *t, void *data)
+{
+	struct share_layer *sl = data;
+	struct utrace__server *s = atomic_load(&sl->server);
+	bool wake = false;
+
+	if (!s || !atomic_load(&s->nconns))
+		return;
+	pthread_mutex_lock(&s->lock);
+	for (struct sconn *c = s->conns; c; c = c->next) {
+		if (!atomic_load(&c->fast) || atomic_load(&c->closing))
+			continue;
+		if (pthread_mutex_trylock(&c->lock))
+			continue;	/* the next sleep finds it readable */
+		utrace__sconn_input(c);
+		if (!c->closing)
+			utrace__sconn_flush(c, false);
+		if (c->closing || c->stops) {
+			atomic_store(&s->urgent, true);
+			if (!atomic_exchange(&c->kick, true))
+				wake = true;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (wake)
+		wake_server(s);
+}
+
 /*
  * Stop serving (the layer's closing hook: utrace_tracer_free, loop thread).
  * Every joiner's connection closes (they see -ENOTCONN after the records
@@ -771,6 +942,8 @@ static void share_layer_free(struct utrace_tracer *t, void *data)
 static const struct utrace__layer share_layer_ops = {
 	.order = 20,
 	.after_dispatch = serve_poll,
+	.input = serve_input,
+	.sleep = serve_sleep,
 	.closing = serve_end,
 	.free = share_layer_free,
 };

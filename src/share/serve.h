@@ -48,6 +48,14 @@ struct sconn {
 	 */
 	pthread_mutex_t lock;
 	atomic_bool kick;		/* the loop could not send: do it */
+	/*
+	 * The loop thread reads its requests itself (serve.c, "The loop
+	 * reads"): the server thread leaves its input alone.  Set and
+	 * cleared by the loop thread; armed: its signal is pointed at the
+	 * loop thread while it sleeps (loop thread only).
+	 */
+	atomic_bool fast;
+	bool armed;
 	int fd;
 	struct utrace_tracer *t;
 	struct utrace_queue *q;		/* made at the HELLO */
@@ -77,6 +85,7 @@ struct utrace__server {
 	struct sconn *conns;
 	atomic_uint nconns;
 	atomic_bool urgent;		/* a kick that must not wait */
+	atomic_uint nfast;		/* connections whose fast is set */
 	long accept_again;		/* out of descriptors: not before */
 };
 
