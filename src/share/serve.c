@@ -602,6 +602,7 @@ UTRACE_EXPORT int utrace_tracer_serve(struct utrace_tracer *t, unsigned flags)
 	if (!s)
 		return -ENOMEM;
 	s->t = t;
+	s->loop_tid = (pid_t)syscall(SYS_gettid);	/* on the loop: above */
 	pthread_mutex_init(&s->lock, NULL);
 	snprintf(s->path, sizeof(s->path), "%s/%d.sock", dir, (int)getpid());
 	memcpy(sa.sun_path, s->path, sizeof(s->path));
@@ -818,7 +819,7 @@ static int serve_sleep(struct utrace_tracer *t, void *data, int how)
 	if (sig < 0)
 		return 0;
 	if (how == UTRACE__SLEEP_BLOCK)
-		me = (pid_t)syscall(SYS_gettid);
+		me = s->loop_tid;
 	pthread_mutex_lock(&s->lock);
 	for (struct sconn *c = s->conns; c; c = c->next) {
 		if (how == UTRACE__SLEEP_WOKE) {

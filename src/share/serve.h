@@ -86,6 +86,7 @@ struct utrace__server {
 	atomic_uint nconns;
 	atomic_bool urgent;		/* a kick that must not wait */
 	atomic_uint nfast;		/* connections whose fast is set */
+	pid_t loop_tid;			/* the tracer's loop thread */
 	long accept_again;		/* out of descriptors: not before */
 };
 
