@@ -218,6 +218,10 @@ static int handle(struct sconn *c, const struct w_hdr *h, const uint8_t *body,
 		c->hello = true;
 		return 0;
 	}
+	/* It waits on the tracer: the loop thread may read it (serve.c). */
+	if (h->type == W_REPLY || h->type == W_STOP ||
+	    h->type == W_STOP_THREAD)
+		c->interactive = true;
 	switch (h->type) {
 	case W_WATCH: {
 		const struct w_watch *w = (const void *)body;

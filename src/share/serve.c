@@ -735,7 +735,9 @@ static void serve_poll(struct utrace_tracer *t, void *data)
  * interrupted.  A dispatch that polls utrace_fd, or whose application
  * does, hands the sockets back to the server thread, which wakes the
  * loop through utrace_fd.  At most FAST_MAX joiners are read so: each
- * costs two fcntl(2) per sleep.
+ * costs two fcntl(2) per sleep; and only those that wait on the tracer
+ * (interactive: they replied to a held record or stopped threads), which
+ * a joiner that only reads records never does.
  */
 #define FAST_MAX	16
 
@@ -755,7 +757,7 @@ static bool make_fast(struct sconn *c, int sig)
 
 	if (pthread_mutex_trylock(&c->lock))
 		return false;	/* the server thread works on it */
-	if (c->hello && !c->closing && c->q &&
+	if (c->hello && !c->closing && c->q && c->interactive &&
 	    fcntl(c->fd, F_SETSIG, sig) == 0 &&
 	    (fl = fcntl(c->fd, F_GETFL)) >= 0 &&
 	    fcntl(c->fd, F_SETFL, fl | O_ASYNC) == 0) {

@@ -56,6 +56,7 @@ struct sconn {
 	 */
 	atomic_bool fast;
 	bool armed;
+	bool interactive;		/* it replied or stopped: it waits on us */
 	int fd;
 	struct utrace_tracer *t;
 	struct utrace_queue *q;		/* made at the HELLO */
