@@ -137,6 +137,7 @@ static void apply_resume(struct qthread *qt, int resume)
 	case UTRACE_STOP:
 		break;
 	case UTRACE_DETACH:
+		utrace__qt_leave_as_found(qt);
 		utrace__qt_forget(qt);
 		break;
 	case UTRACE_REPORT:
@@ -207,6 +208,7 @@ static uint32_t reply_vote(struct qthread *qt, uint32_t bits)
 	utrace__qt_set_quiesce(qt, false);
 	if (resume == UTRACE_DETACH) {
 		/* As a callback's DETACH: no callback after this one. */
+		utrace__qt_leave_as_found(qt);
 		utrace__qt_forget(qt);
 		return bits | UTRACE_RESUME;
 	}

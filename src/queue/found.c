@@ -120,7 +120,8 @@ static const struct utrace_engine_ops ghost_ops = {
 	.release = ghost_release,
 };
 
-static void ghost_attach(struct qthread *qt)
+/* @held_trap: a SIGTRAP the thread is held in may be the consumer's own. */
+static void ghost_attach(struct qthread *qt, bool held_trap)
 {
 	struct lqueue *q = qt->q;
 	struct utrace_engine *e;
@@ -139,7 +140,8 @@ static void ghost_attach(struct qthread *qt)
 	for (struct qbp *b = q->bps; b; b = b->next)
 		if (b->tgid == qt->tgid)
 			g->addrs[g->n++] = b->addr;
-	g->step = qt->stepping || (qt->held_id && qt->held_signo == SIGTRAP);
+	g->step = qt->stepping ||
+		  (held_trap && qt->held_id && qt->held_signo == SIGTRAP);
 	g->dr = qt->dr_set;
 	if (utrace__attach(q->t, qt->tid, UTRACE_ATTACH_CREATE |
 			   UTRACE__ATTACH_FIRST, &ghost_ops, g, &e)) {
@@ -150,7 +152,7 @@ static void ghost_attach(struct qthread *qt)
 	utrace_engine_put(e);
 }
 
-static void leave_one(struct qthread *qt, void *arg)
+static void leave_thread(struct qthread *qt, bool held_trap)
 {
 	bool mine = false;
 
@@ -163,8 +165,29 @@ static void leave_one(struct qthread *qt, void *arg)
 	    utrace_debugreg_set(qt->e, 7, 0) == 0)
 		qt->dr_set = false;
 	if (mine || qt->dr_set || qt->stepping ||
-	    (qt->held_id && qt->held_signo == SIGTRAP))
-		ghost_attach(qt);
+	    (held_trap && qt->held_id && qt->held_signo == SIGTRAP))
+		ghost_attach(qt, held_trap);
+}
+
+static void leave_one(struct qthread *qt, void *arg)
+{
+	leave_thread(qt, true);
+}
+
+/*
+ * The consumer leaves one thread and keeps the queue (utrace_queue_unwatch,
+ * a UTRACE_DETACH reply: a debugger that lets a program go and waits for
+ * the next one).  A trap it may have set off there just before (an int3
+ * it has put back since, a step, a debug register) can still be pending
+ * in the kernel, to be reported once the thread runs again, when the
+ * queue's engine is gone: the same ghost takes it.  A SIGTRAP the thread
+ * is held in is not one of those: the reply says what becomes of it, or
+ * it is delivered (the unwatch).  Its int3 bytes stay: other threads of
+ * the process may still be watched.
+ */
+void utrace__qt_leave_as_found(struct qthread *qt)
+{
+	leave_thread(qt, false);
 }
 
 /*

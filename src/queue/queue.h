@@ -249,6 +249,7 @@ void utrace__qt_twake(struct lqueue *q, pid_t tid, int result);
 /* found.c: leaving the program as found */
 void utrace__qbp_note(struct qthread *qt, const struct utrace_iov *v);
 void utrace__q_leave_as_found(struct lqueue *q);
+void utrace__qt_leave_as_found(struct qthread *qt);
 
 /* access.c */
 int utrace__q_regs(struct utrace_queue *uq, pid_t tid,

@@ -176,8 +176,10 @@ static int do_unwatch(void *arg)
 	for (struct qthread *qt = qt_next(q, NULL); qt; qt = qt_next(q, qt))
 		if (covers(q, root, a->flags, qt))
 			list[n++] = qt;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		utrace__qt_leave_as_found(list[i]);
 		utrace__qt_forget(list[i]);
+	}
 	free(list);
 	/*
 	 * An all-stop of a process none of whose threads is watched any

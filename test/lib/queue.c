@@ -6,6 +6,7 @@
  * (utrace_engine_tgid, utrace_syscall_changes).
  */
 #include <sched.h>
+#include <poll.h>
 #include "tlib.h"
 
 static struct utrace_queue *q_new(struct utrace_tracer *t)
@@ -1110,6 +1111,73 @@ TEST(unwatch_held_runs_on)
 	}
 	utrace_queue_free(q);
 	utrace_tracer_free(t);
+}
+
+/*
+ * A trap the consumer set off just before it let a thread go is reported
+ * once the queue's engine has left it: gdb killed while its threads run
+ * (one hits an int3 as the all-stop holds it, the SIGTRAP pending; the
+ * debugger takes its int3 out and lets go).  The queue takes it, as when
+ * it is freed, and the program never sees it.  Here the SIGTRAP of an int3
+ * (SI_KERNEL) is pending at a held syscall exit, and the consumer has put
+ * an int3 where the pc is and taken it out again before it leaves.
+ */
+static void late_trap(bool detach)
+{
+	static const long nrs[] = { SYS_rt_tgsigqueueinfo };
+	struct utrace_tracer *t = t_tracer();
+	struct utrace_queue *q = q_new(t);
+	struct user_regs_struct regs;
+	struct utrace_event ev;
+	struct utrace_reply r;
+	struct pollfd p = { .events = POLLIN };
+	uint8_t orig, cc = 0xcc;
+	char buf[64] = "";
+	ssize_t n;
+	int out;
+	pid_t pid = t_spawn(t, &out, "queue_prog", "trapself", NULL);
+
+	CHECK_EQ(utrace_queue_watch(q, pid, 0, UTRACE_EVENT(SYSCALL_EXIT),
+				    UTRACE_EVENT(SYSCALL_EXIT)), 0);
+	CHECK_EQ(utrace_queue_set_syscalls(q, pid, nrs, 1), 0);
+	CHECK_EQ(q_next(q, &ev, 10000), 1);
+	CHECK(ev.held);
+	CHECK_EQ(ev.syscall.nr, SYS_rt_tgsigqueueinfo);
+	CHECK_EQ(ev.syscall.ret, 0);
+	CHECK_EQ(utrace_queue_regs_get(q, pid, &regs), 0);
+	{
+		struct utrace_iov rd = { regs.rip, &orig, 1 };
+		struct utrace_iov plant = { regs.rip, &cc, 1 };
+		struct utrace_iov back = { regs.rip, &orig, 1 };
+
+		CHECK_EQ(utrace_queue_mem_readv(q, pid, &rd, 1), 1);
+		CHECK_EQ(utrace_queue_mem_writev(q, pid, &plant, 1), 1);
+		CHECK_EQ(utrace_queue_mem_writev(q, pid, &back, 1), 1);
+	}
+	if (detach) {
+		reply_init(&r, UTRACE_DETACH);
+		CHECK_EQ(utrace_queue_reply(q, ev.id, &r), 0);
+	} else {
+		CHECK_EQ(utrace_queue_unwatch(q, pid, 0), 0);
+	}
+	/* "survived", or the end of the output when the SIGTRAP kills it. */
+	p.fd = out;
+	CHECK(DISPATCH_UNTIL(t, poll(&p, 1, 0) == 1, 10000));
+	n = read(out, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = 0;
+	CHECK_STR(buf, "survived\n");
+	utrace_queue_free(q);
+	utrace_tracer_free(t);
+}
+
+TEST(late_trap_after_unwatch_not_delivered)
+{
+	late_trap(false);
+}
+
+TEST(late_trap_after_detach_reply_not_delivered)
+{
+	late_trap(true);
 }
 
 /* -- Looking and changing: registers and batched memory ------------------- */

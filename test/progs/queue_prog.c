@@ -12,10 +12,14 @@
  *                 makes 2 threads; every thread and main calls getppid()
  *                 once; prints "tree done"
  *  loop N         getppid() N times, then exit 0 (as getppid_loop)
+ *  trapself       queues itself a SIGTRAP as an int3 makes (SI_KERNEL) with
+ *                 rt_tgsigqueueinfo: pending at the syscall's exit; prints
+ *                 "survived" if it comes back (it kills it otherwise)
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +141,18 @@ int main(int argc, char **argv)
 
 		for (long i = 0; i < n; i++)
 			syscall(SYS_getppid);
+		return 0;
+	}
+	if (!strcmp(m, "trapself")) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGTRAP;
+		si.si_code = SI_KERNEL;	/* allowed to oneself */
+		if (syscall(SYS_rt_tgsigqueueinfo, getpid(), gettid(), SIGTRAP,
+			    &si) < 0)
+			return 3;
+		printf("survived\n");
 		return 0;
 	}
 	fprintf(stderr, "queue_prog: unknown mode\n");
