@@ -42,24 +42,6 @@ hw=$("$O/test/progs/hostcap" hwbp 2>&1)
 hw_ok=$?
 [ $hw_ok -eq 0 ] || hw=${hw#hwbp: no: }
 
-# The port a server listens on, once it says so: sets $port.
-get_port() {	# stderr file
-	wait_for "$1" 'port [0-9]' || return 1
-	port=$(grep -o 'port [0-9]*' "$1" | head -1 | cut -d' ' -f2)
-}
-
-# Wait up to 20 s for a process to end, then kill it; its status in $rc.
-reap() {	# pid
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt 200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	kill -9 "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
-	rc=$?
-}
-
 gdb_run() {	# script, output
 	timeout 60 gdb -nx -batch -ex 'set sysroot /' \
 		-ex "target remote 127.0.0.1:$port" -x "$1" "$P" >"$2" 2>&1

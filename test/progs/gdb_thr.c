@@ -17,6 +17,12 @@
  *             the file argv[2], waits for the file argv[3], starts a
  *             second worker that does the same, joins both and prints
  *             "count 800" (for gdb and joiners killed in the middle)
+ *   ticker    (non-stop) a ticker thread appends a byte to the file
+ *             argv[2] every millisecond until told to stop; once it has
+ *             ticked, (with argv[3] and argv[4]: main creates the file
+ *             argv[3] and waits for the file argv[4],) main starts a
+ *             worker that calls work(1), then stops the ticker; main
+ *             joins the worker, then the ticker, and prints "sum N"
  * Variables are volatile so that -O1 keeps them where gdb looks.
  */
 #include <fcntl.h>
@@ -99,6 +105,49 @@ static void wait_asleep(pid_t tid)
 		usleep(1000);
 }
 
+static volatile int ticking = 1, ticks;
+static int tick_fd = -1;
+
+static void *ticker_fn(void *arg)
+{
+	while (ticking) {
+		if (write(tick_fd, "t", 1) != 1)
+			break;
+		ticks++;
+		usleep(1000);
+	}
+	return arg;
+}
+
+static void *worker_fn(void *arg)
+{
+	work(1);
+	ticking = 0;
+	return arg;
+}
+
+static int ticker(int argc, char **argv)
+{
+	pthread_t t[2];
+
+	tick_fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	if (tick_fd < 0)
+		return 2;
+	pthread_create(&t[0], NULL, ticker_fn, NULL);
+	while (!ticks)
+		usleep(1000);
+	if (argc > 4) {
+		close(open(argv[3], O_CREAT | O_WRONLY, 0644));
+		while (access(argv[4], F_OK))
+			usleep(1000);
+	}
+	pthread_create(&t[1], NULL, worker_fn, NULL);
+	pthread_join(t[1], NULL);
+	pthread_join(t[0], NULL);
+	printf("sum %d\n", total);
+	return 0;
+}
+
 static void *once_fn(void *arg)
 {
 	touch(1);
@@ -147,6 +196,8 @@ int main(int argc, char **argv)
 		printf("count %d\n", counted);
 		return 0;
 	}
+	if (!strcmp(mode, "ticker") && argc > 2)
+		return ticker(argc, argv);
 	if (!strcmp(mode, "once")) {
 		pthread_create(&t[0], NULL, once_fn, NULL);
 		pthread_join(t[0], NULL);

@@ -50,23 +50,32 @@ static void gdb_send_raw(struct gdbstub *s, const char *p, size_t n)
 	}
 }
 
-void gdb_send_packet_len(struct gdbstub *s, const char *data, size_t n)
+/* @lead (a packet's '$', a notification's '%'), the data, '#', checksum. */
+static char *frame(char lead, const char *data, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned char cs = 0;
-	char *p;
+	char *p = malloc(n + 4);
 	size_t i;
 
-	p = malloc(n + 4);
 	if (!p)
-		return;
-	p[0] = '$';
+		return NULL;
+	p[0] = lead;
 	for (i = 0; i < n; i++)
 		cs += (unsigned char)data[i];
 	memcpy(p + 1, data, n);
 	p[n + 1] = '#';
 	p[n + 2] = hex[cs >> 4];
 	p[n + 3] = hex[cs & 15];
+	return p;
+}
+
+void gdb_send_packet_len(struct gdbstub *s, const char *data, size_t n)
+{
+	char *p = frame('$', data, n);
+
+	if (!p)
+		return;
 	gdb_send_raw(s, p, n + 4);
 	free(s->out);
 	s->out = p;
@@ -84,6 +93,18 @@ void gdb_send_error(struct gdbstub *s, int err)
 
 	snprintf(buf, sizeof(buf), "E%02x", err & 0xff);
 	gdb_send_packet(s, buf);
+}
+
+/* A notification (%NAME:data#cs, non-stop): never acked, never resent. */
+void gdb_send_notif(struct gdbstub *s, const char *data)
+{
+	size_t n = strlen(data);
+	char *p = frame('%', data, n);
+
+	if (!p)
+		return;
+	gdb_send_raw(s, p, n + 4);
+	free(p);
 }
 
 /* Binary data in a reply: escape what framing uses. */

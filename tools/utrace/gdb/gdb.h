@@ -43,6 +43,18 @@
  * debug registers and memory go through the utrace_queue_regs_*,
  * _regset_*, _debugreg_* and _mem_*v calls on a held thread.
  *
+ * Non-stop (QNonStop:1, nonstop.c): an event holds its thread only and is
+ * told to gdb as a %Stop notification, queued until gdb drains them with
+ * vStopped; the others, and every other engine's trace, run on.  vCont
+ * acts on each thread it names (t: utrace_queue_stop_thread, reported as
+ * T00 once its record of type 0 comes; c and s: the thread's held record
+ * replied and its stop let go with utrace_queue_resume_thread), '?' gives
+ * every stopped thread's last stop reply, vCtrlC stops one running
+ * thread with SIGINT.  Memory and debug registers of a process none of
+ * whose threads is held are reached by holding one running thread for a
+ * moment (gthr_pause), as gdbserver pauses threads to change their debug
+ * registers; the record of type 0 such a pause makes is skipped.
+ *
  * Locally everything runs on the tracer's loop thread: gdbstub_dispatch()
  * polls utrace_fd(), the queue's fd and the sockets, dispatches, and reads
  * the records with utrace_queue_next(timeout 0), so the stub never blocks
@@ -115,6 +127,8 @@ enum gev {
 	GEV_VFORK,	/* ev_child */
 	GEV_VFORKDONE,
 	GEV_EXEC,
+	GEV_STOPPED,	/* non-stop: stopped as gdb asked (vCont;t): T00 */
+	GEV_CREATE,	/* non-stop, QThreadEvents:1: a new thread */
 };
 
 /* Who is connected: every process that holds the other end. */
@@ -158,7 +172,20 @@ struct gthr {
 	siginfo_t inj;
 	int drop_sig;		/* leaving: 1 drop the held signal, 2 deliver it */
 	unsigned dr_gen;	/* debug registers written for this generation */
+	/* Non-stop (nonstop.c). */
+	bool ns_report;		/* its event goes to gdb once it is held */
+	bool ns_birth;		/* held at birth for the debug registers */
+	bool stop_asked;	/* a stop of ours takes it: its type 0 comes */
+	int pause_skip;		/* type-0 records of pauses, to skip */
+	char *last_reply;	/* the stop reply it was last reported with */
 	struct gthr *next;
+};
+
+/* A stop reply waiting in the non-stop notification queue. */
+struct notif {
+	struct notif *next;
+	pid_t pid;
+	char text[];
 };
 
 struct swbp {
@@ -201,6 +228,11 @@ struct gproc {
 	 * once every thread is held (gdb_birth_settle).
 	 */
 	bool birth_stop;
+	/*
+	 * Non-stop: a fork child is held from birth by a stop of its
+	 * process; its thread's own stop takes over once it is held.
+	 */
+	bool held_whole;
 	struct gproc *next;
 };
 
@@ -208,6 +240,7 @@ struct gdbstub {
 	struct utrace_tracer *t;		/* local: utrace's own tracer */
 	struct utrace_queue *q;			/* what the stub works through */
 	bool joined;				/* q is joined (another tracer's) */
+	bool q_gone;				/* joined: its tracer has ended */
 	const struct gdbstub_host *host;	/* vRun, vAttach */
 	void *host_arg;
 	int lfd, cfd;
@@ -227,6 +260,9 @@ struct gdbstub {
 	bool vfork_events;
 	bool exec_events;
 	bool multiprocess;
+	bool nonstop;		/* QNonStop:1 */
+	bool thread_events;	/* QThreadEvents:1: thread exits too */
+	struct notif *notifs;	/* non-stop: the head was sent as %Stop */
 	struct gthr *threads;	/* of every process */
 	struct gthr *evthr;	/* whose event the all-stop reports */
 	struct gproc *evproc;	/* or whose end */
@@ -264,14 +300,16 @@ struct gdbstub {
 };
 
 struct action {
-	char a;		/* 0: none, 'c', 's' */
+	char a;		/* 0: none, 'c', 's', 't' (stop: non-stop only) */
 	int sig;	/* Linux */
+	bool wild;	/* it named no thread (all, or a whole process) */
 };
 
 /* framing.c: packets on the connection (gdbserver's remote-utils). */
 void gdb_send_packet_len(struct gdbstub *s, const char *data, size_t n);
 void gdb_send_packet(struct gdbstub *s, const char *data);
 void gdb_send_error(struct gdbstub *s, int err);
+void gdb_send_notif(struct gdbstub *s, const char *data);
 size_t gdb_put_bin(char *dst, const unsigned char *src, size_t n);
 void gdb_put_hex(char *dst, const unsigned char *src, size_t n);
 ssize_t gdb_get_hex(unsigned char *dst, const char *src, size_t n);
@@ -316,6 +354,7 @@ void gdb_stop_all(struct gdbstub *s);
 void gthr_event(struct gthr *g, enum gev ev);
 void gthr_vfork_end(struct gthr *g);
 void gthr_unlink(struct gdbstub *s, struct gthr *g);
+void gthr_free(struct gthr *g);
 bool gdb_any_running(struct gdbstub *s);
 int gdb_watch(struct gdbstub *s, pid_t tid);
 struct gthr *gthr_add(struct gdbstub *s, struct gproc *p, pid_t tid);
@@ -326,13 +365,34 @@ bool gdb_revive(struct gdbstub *s);
 void gdb_released_death(struct gdbstub *s, pid_t pid);
 void gdb_client_gone(struct gdbstub *s);
 bool gthr_pending(struct gdbstub *s, struct gthr *g);
+void gthr_resume(struct gthr *g, struct action *a);
 void gdb_resume(struct gdbstub *s, struct action *acts, size_t n);
 int gdb_start_proc(struct gdbstub *s, struct gproc *p);
 void gdb_interrupt(struct gdbstub *s);
-void gdb_birth_stop(struct gdbstub *s, struct gproc *p);
+void gdb_birth_stop(struct gdbstub *s, struct gproc *p, struct gthr *g);
 void gdb_birth_settle(struct gdbstub *s);
 
+/* nonstop.c: non-stop mode (QNonStop, vStopped, vCtrlC, vCont;t). */
+void gdb_ns_set(struct gdbstub *s, bool on);
+void gdb_ns_event(struct gthr *g);
+void gdb_ns_flush(struct gdbstub *s);
+void gdb_ns_exit(struct gdbstub *s, struct gproc *p);
+void gdb_ns_thread_exit(struct gdbstub *s, struct gthr *g, int status);
+void gdb_ns_birth(struct gthr *g);
+bool gdb_ns_stopped(struct gthr *g);
+void gdb_ns_resume(struct gdbstub *s, struct action *acts, size_t n);
+void gdb_ns_status(struct gdbstub *s);
+void gdb_ns_vstopped(struct gdbstub *s);
+void gdb_ns_interrupt(struct gdbstub *s);
+void gdb_ns_dr_sync(struct gdbstub *s);
+void gdb_ns_discard(struct gdbstub *s, pid_t pid);
+int gthr_pause(struct gthr *g);
+void gthr_unpause(struct gthr *g);
+
 /* records.c: the queue's records become gdb's events and stop replies. */
+void gdb_format_stop(struct gdbstub *s, struct gthr *g, char *buf,
+		     size_t size);
+void gdb_format_exit(struct gproc *p, char *buf, size_t size);
 void gdb_report(struct gdbstub *s, struct gthr *g);
 void gdb_report_exit(struct gdbstub *s, struct gproc *p);
 struct gproc *gdb_ended(struct gdbstub *s);

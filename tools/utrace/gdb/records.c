@@ -17,8 +17,9 @@
 
 #include "gdb/gdb.h"
 
-static void format_stop(struct gdbstub *s, struct gthr *g, char *buf,
-			size_t size)
+/* The stop reply (T) of g's event. */
+void gdb_format_stop(struct gdbstub *s, struct gthr *g, char *buf,
+		     size_t size)
 {
 	int sig = 5;
 	char extra[64 + 2 * 4096] = "";
@@ -29,6 +30,12 @@ static void format_stop(struct gdbstub *s, struct gthr *g, char *buf,
 		break;
 	case GEV_INTR:
 		sig = 2;
+		break;
+	case GEV_STOPPED:
+		sig = 0;
+		break;
+	case GEV_CREATE:
+		strcpy(extra, "create:;");
 		break;
 	case GEV_SWBREAK:
 		strcpy(extra, "swbreak:;");
@@ -85,7 +92,9 @@ void gdb_report(struct gdbstub *s, struct gthr *g)
 	for (h = s->threads; h; h = h->next)
 		if (h->vfork_wait && !h->snap)
 			h->snap = gthr_snap_take(h);
-	format_stop(s, g, s->stopreply, sizeof(s->stopreply));
+	gdb_format_stop(s, g, s->stopreply, sizeof(s->stopreply));
+	free(g->last_reply);
+	g->last_reply = strdup(s->stopreply);
 	if (g->ev != GEV_SIGNAL)
 		g->ev_has_info = false;
 	g->ev = GEV_NONE;
@@ -101,18 +110,25 @@ void gdb_report(struct gdbstub *s, struct gthr *g)
 	s->asked = false;
 }
 
+/* The stop reply (W or X) of p's end. */
+void gdb_format_exit(struct gproc *p, char *buf, size_t size)
+{
+	int st = p->exit_status;
+
+	if (WIFSIGNALED(st))
+		snprintf(buf, size, "X%02x;process:%x",
+			 gdb_sig_to(WTERMSIG(st)), (unsigned)p->pid);
+	else
+		snprintf(buf, size, "W%02x;process:%x",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : 0, (unsigned)p->pid);
+}
+
 /* Tell gdb that p has ended; p is freed. */
 void gdb_report_exit(struct gdbstub *s, struct gproc *p)
 {
 	char buf[64];
-	int st = p->exit_status;
 
-	if (WIFSIGNALED(st))
-		snprintf(buf, sizeof(buf), "X%02x;process:%x",
-			 gdb_sig_to(WTERMSIG(st)), (unsigned)p->pid);
-	else
-		snprintf(buf, sizeof(buf), "W%02x;process:%x",
-			 WIFEXITED(st) ? WEXITSTATUS(st) : 0, (unsigned)p->pid);
+	gdb_format_exit(p, buf, sizeof(buf));
 	snprintf(s->stopreply, sizeof(s->stopreply), "%s", buf);
 	s->waiting = false;
 	s->stopping = false;
@@ -134,8 +150,29 @@ struct gproc *gdb_ended(struct gdbstub *s)
 	return NULL;
 }
 
-/* One of our traps?  Sets the event and returns true. */
-static bool own_trap(struct gthr *g, const siginfo_t *info)
+/*
+ * Non-stop: the int3 that trapped at @addr is not there any more, so it
+ * was ours and gdb removed it while the thread ran into it (gdb inserts
+ * and removes breakpoints with threads running).  gdbserver discards
+ * such a stop and lets the thread run the instruction again.
+ */
+static bool removed_bp(struct gthr *g, uint64_t addr)
+{
+	struct utrace_iov iov;
+	uint8_t b;
+
+	if (!g->s->nonstop)
+		return false;
+	iov = (struct utrace_iov){ addr, &b, 1 };
+	return utrace_queue_mem_readv(g->s->q, g->tid, &iov, 1) == 1 &&
+	       b != 0xcc;
+}
+
+/*
+ * One of our traps?  Sets the event and returns true; *silent: ours, with
+ * nothing to tell gdb.
+ */
+static bool own_trap(struct gthr *g, const siginfo_t *info, bool *silent)
 {
 	struct gdbstub *s = g->s;
 	struct gproc *p = g->p;
@@ -144,9 +181,16 @@ static bool own_trap(struct gthr *g, const siginfo_t *info)
 	int i;
 
 	if (info->si_code == SI_KERNEL) {
-		if (utrace_queue_regs_get(s->q, g->tid, &regs) < 0 ||
-		    !gdb_bp_find(p, regs.rip - 1))
+		if (utrace_queue_regs_get(s->q, g->tid, &regs) < 0)
 			return false;
+		if (!gdb_bp_find(p, regs.rip - 1)) {
+			if (!removed_bp(g, regs.rip - 1))
+				return false;
+			regs.rip--;
+			utrace_queue_regs_set(s->q, g->tid, &regs);
+			*silent = true;
+			return true;
+		}
 		regs.rip--;
 		utrace_queue_regs_set(s->q, g->tid, &regs);
 		g->ev_addr = regs.rip;
@@ -183,10 +227,18 @@ static bool own_trap(struct gthr *g, const siginfo_t *info)
 	return false;
 }
 
-/* Its record of type 0: the whole-process stop holds it. */
+/* Its record of type 0: a stop of ours holds it. */
 static void on_stopped(struct gthr *g)
 {
+	if (g->pause_skip > 0) {
+		/* A pause's (gthr_pause): let go of already. */
+		g->pause_skip--;
+		return;
+	}
+	g->stop_asked = false;
 	g->allstop = true;
+	if (g->s->nonstop && gdb_ns_stopped(g))
+		return;
 	if (g->p->active && g->vfork_wait && !g->hid) {
 		/*
 		 * At the exit of vfork: the child let the memory go.  gdb
@@ -205,6 +257,7 @@ static void on_signal(struct gthr *g, const struct utrace_event *ev)
 {
 	struct gdbstub *s = g->s;
 	int sig = ev->info.si_signo;
+	bool silent = false;
 
 	if (g->inj_sig && sig == g->inj_sig && !g->step_rec) {
 		/* The signal gdb continued with (sent by tgkill): as gdb said. */
@@ -216,8 +269,10 @@ static void on_signal(struct gthr *g, const struct utrace_event *ev)
 	}
 	g->si = ev->info;
 	g->si_valid = true;
-	if (sig == SIGTRAP && own_trap(g, &ev->info)) {
+	if (sig == SIGTRAP && own_trap(g, &ev->info, &silent)) {
 		g->own = true;
+		if (silent)
+			gthr_pass_on(g);	/* a removed breakpoint's */
 		return;
 	}
 	if (g->step_rec || (sig > 0 && sig <= 64 && s->pass[sig])) {
@@ -326,8 +381,10 @@ static void on_clone(struct gthr *g, const struct utrace_event *ev)
 			 * have run a few instructions meanwhile).
 			 */
 			c = gthr_add(s, g->p, child);
-			if (c)
-				gdb_birth_stop(s, g->p);
+			if (c && s->nonstop)
+				gdb_ns_birth(c);
+			else if (c)
+				gdb_birth_stop(s, g->p, c);
 		}
 		gthr_pass_on(g);
 		return;
@@ -403,6 +460,10 @@ static void proc_ended(struct gdbstub *s, struct gproc *p)
 		gproc_free(s, p);
 		return;
 	}
+	if (s->nonstop) {
+		gdb_ns_exit(s, p);
+		return;
+	}
 	if (!s->waiting || s->stopping)
 		return;
 	if (gdb_any_running(s)) {
@@ -422,9 +483,10 @@ static void on_death(struct gdbstub *s, struct gthr *g,
 
 	if (g->tid == p->pid || ev->group_dead)
 		p->exit_status = ev->status;
+	if (s->nonstop && p->active && !ev->group_dead)
+		gdb_ns_thread_exit(s, g, ev->status);
 	gthr_unlink(s, g);
-	free(g->snap);
-	free(g);
+	gthr_free(g);
 	if (!gproc_has_threads(s, p) && !p->gone)
 		proc_ended(s, p);
 }
@@ -450,8 +512,7 @@ static void on_record(struct gdbstub *s, const struct utrace_event *ev)
 		g = gthr_find(s, ev->former_tid);
 		if (old && g && old != g) {
 			gthr_unlink(s, old);
-			free(old->snap);
-			free(old);
+			gthr_free(old);
 		}
 		if (g)
 			g->tid = ev->tid;
@@ -515,9 +576,20 @@ int gdb_read_records(struct gdbstub *s)
 	struct utrace_event ev = { .size = sizeof(ev) };
 	int r, n = 0;
 
+	if (s->q_gone)
+		return 0;
 	while ((r = utrace_queue_next(s->q, &ev, 0)) == 1) {
 		on_record(s, &ev);
 		n++;
+	}
+	/*
+	 * Joined, the tracer ended after the processes' ends (their DEATH
+	 * records came first): gdb may still have their end to take
+	 * (non-stop: a notification), so the stub serves on without it.
+	 */
+	if (r == -ENOTCONN && s->joined && !gdb_any_live(s)) {
+		s->q_gone = true;
+		return n;
 	}
 	return r < 0 ? r : n;
 }

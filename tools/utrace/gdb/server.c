@@ -181,13 +181,13 @@ static void do_vcont(struct gdbstub *s, const char *p)
 		return;
 	}
 	while (*p == ';') {
-		struct action a = { 0, 0 };
+		struct action a = { 0, 0, false };
 		unsigned long sig = 0;
 		pid_t pid = -1, tid = -1;
 
 		p++;
 		a.a = *p == 'C' ? 'c' : *p == 'S' ? 's' : *p;
-		if (a.a != 'c' && a.a != 's') {
+		if (a.a != 'c' && a.a != 's' && (a.a != 't' || !s->nonstop)) {
 			free(acts);
 			gdb_send_error(s, 1);
 			return;
@@ -213,6 +213,7 @@ static void do_vcont(struct gdbstub *s, const char *p)
 		}
 		if (*p && *p != ';')
 			break;		/* malformed: below */
+		a.wild = tid <= 0;
 		for (g = s->threads, i = 0; g; g = g->next, i++)
 			if (!acts[i].a && gthr_ptid_match(g, pid, tid))
 				acts[i] = a;
@@ -224,7 +225,10 @@ static void do_vcont(struct gdbstub *s, const char *p)
 		gdb_send_error(s, 1);
 		return;
 	}
-	gdb_resume(s, acts, n);
+	if (s->nonstop)
+		gdb_ns_resume(s, acts, n);
+	else
+		gdb_resume(s, acts, n);
 	free(acts);
 }
 
@@ -258,12 +262,17 @@ static void do_old_resume(struct gdbstub *s, const char *p)
 		gthr_set_pc(g, addr);
 	for (g = s->threads, i = 0; g; g = g->next, i++) {
 		acts[i].a = 'c';
+		acts[i].wild = true;
 		if (g->tid == s->gtid || (!s->gtid && g->tid == s->last_tid)) {
 			acts[i].a = c == 's' || c == 'S' ? 's' : 'c';
 			acts[i].sig = gdb_sig_from((int)sig);
+			acts[i].wild = false;
 		}
 	}
-	gdb_resume(s, acts, n);
+	if (s->nonstop)
+		gdb_ns_resume(s, acts, n);
+	else
+		gdb_resume(s, acts, n);
 	free(acts);
 	return;
 bad:
@@ -392,6 +401,7 @@ static void do_kill(struct gdbstub *s, pid_t pid, bool reply)
 		if (!p->active || (pid > 0 && p->pid != pid))
 			continue;
 		found = true;
+		gdb_ns_discard(s, p->pid);
 		if (!p->gone)
 			kill(p->pid, SIGKILL);
 		p->active = false;
@@ -431,7 +441,8 @@ static void do_supported(struct gdbstub *s, const char *p)
 		"QStartNoAckMode+;qXfer:features:read+;qXfer:auxv:read+;"
 		"qXfer:threads:read+;qXfer:exec-file:read+;"
 		"qXfer:siginfo:read+;multiprocess+;swbreak+;hwbreak+;"
-		"vContSupported+;QDisableRandomization+");
+		"vContSupported+;QDisableRandomization+;QNonStop+;"
+		"QThreadEvents+");
 	if (s->fork_events)
 		sb_puts(&b, ";fork-events+");
 	if (s->vfork_events)
@@ -470,6 +481,7 @@ static void do_detach(struct gdbstub *s, const char *q)
 	}
 	gdb_send_packet(s, "OK");
 	fprintf(stderr, "utrace: gdb detached from process %d\n", p->pid);
+	gdb_ns_discard(s, p->pid);
 	gdb_let_go_proc(s, p);
 	for (p = s->procs; p; p = p->next)
 		if (p->active && !p->gone)
@@ -637,7 +649,11 @@ static void do_attach(struct gdbstub *s, const char *q)
 		return;
 	}
 	fprintf(stderr, "utrace: gdb attached to process %lu\n", pid);
-	s->asked = true;
+	/* Non-stop: OK now, the stop comes as a notification. */
+	if (s->nonstop)
+		gdb_send_packet(s, "OK");
+	else
+		s->asked = true;
 }
 
 /* Hg: the thread registers and memory go through. */
@@ -771,6 +787,16 @@ static void handle_query(struct gdbstub *s, const char *p)
 			gdb_send_error(s, 1);
 	} else if (!strncmp(p, "QCatchSyscalls:", 15)) {
 		do_catch_syscalls(s, p + 15);
+	} else if (!strcmp(p, "QNonStop:0") || !strcmp(p, "QNonStop:1")) {
+		gdb_ns_set(s, p[9] == '1');
+		gdb_send_packet(s, "OK");
+	} else if (!strcmp(p, "QThreadEvents:0") ||
+		   !strcmp(p, "QThreadEvents:1")) {
+		s->thread_events = p[14] == '1';
+		gdb_send_packet(s, "OK");
+	} else if (!strncmp(p, "QNonStop:", 9) ||
+		   !strncmp(p, "QThreadEvents:", 14)) {
+		gdb_send_error(s, 1);
 	} else {
 		gdb_send_packet(s, "");	/* unknown: the empty reply */
 	}
@@ -783,7 +809,12 @@ static void handle_v(struct gdbstub *s, const char *p)
 	const char *q;
 
 	if (!strcmp(p, "vCont?")) {
-		gdb_send_packet(s, "vCont;c;C;s;S");
+		gdb_send_packet(s, "vCont;c;C;t;s;S");
+	} else if (!strcmp(p, "vStopped") && s->nonstop) {
+		gdb_ns_vstopped(s);
+	} else if (!strcmp(p, "vCtrlC")) {
+		gdb_send_packet(s, "OK");
+		gdb_interrupt(s);
 	} else if (!strncmp(p, "vCont;", 6)) {
 		do_vcont(s, p + 5);
 	} else if (!strncmp(p, "vFile:", 6)) {
@@ -816,7 +847,11 @@ void gdb_handle_packet(struct gdbstub *s, char *p, size_t len)
 	}
 	switch (p[0]) {
 	case '?':
-		gdb_send_packet(s, s->stopreply[0] ? s->stopreply : "W00");
+		if (s->nonstop)
+			gdb_ns_status(s);
+		else
+			gdb_send_packet(s, s->stopreply[0] ? s->stopreply :
+					"W00");
 		break;
 	case '!':
 		s->extended = true;
@@ -842,6 +877,8 @@ void gdb_handle_packet(struct gdbstub *s, char *p, size_t len)
 	case 'Z':
 	case 'z':
 		gdb_do_point(s, p + 1, p[0] == 'Z');
+		if (s->nonstop)
+			gdb_ns_dr_sync(s);	/* running threads too */
 		break;
 	case 'c':
 	case 's':
@@ -885,6 +922,7 @@ static void check_stopped(struct gdbstub *s)
 	if (!s->active)
 		return;
 	gdb_birth_settle(s);
+	gdb_ns_flush(s);
 	if (!s->stopping && !s->closing)
 		return;
 	if (gdb_any_running(s))
@@ -956,7 +994,8 @@ int gdbstub_dispatch(struct gdbstub *s, int timeout_ms)
 
 	if (!s->joined)
 		pf[n++] = (struct pollfd){ utrace_fd(s->t), POLLIN, 0 };
-	pf[n++] = (struct pollfd){ utrace_queue_fd(s->q), POLLIN, 0 };
+	if (!s->q_gone)
+		pf[n++] = (struct pollfd){ utrace_queue_fd(s->q), POLLIN, 0 };
 	if (s->lfd >= 0) {
 		li = n;
 		pf[n++] = (struct pollfd){ s->lfd, POLLIN, 0 };
@@ -1057,7 +1096,8 @@ int gdbstub_set_process(struct gdbstub *s, pid_t pid, bool spawned)
 	p->attached = !spawned;
 	p->wait_exec = spawned;
 	s->active = true;
-	s->waiting = true;	/* the first stop is kept for gdb's '?' */
+	/* The first stop is kept for gdb's '?' (non-stop: queued). */
+	s->waiting = !s->nonstop;
 	return 0;
 }
 
@@ -1102,8 +1142,12 @@ bool gdbstub_serving(const struct gdbstub *s)
 	/* Joined, processes a gdb left: until they end, for the next gdb. */
 	if (!s->active)
 		return s->joined && s->nreleased > 0;
-	/* A fork child only gdb traces, or extended-remote waiting for more. */
-	return gdb_any_live(s) || (s->extended && s->cfd >= 0);
+	/*
+	 * A fork child only gdb traces, extended-remote waiting for more,
+	 * or (non-stop) stop notifications, the last process's end among
+	 * them, that gdb has not taken yet.
+	 */
+	return gdb_any_live(s) || (s->cfd >= 0 && (s->extended || s->notifs));
 }
 
 void gdbstub_free(struct gdbstub *s)
@@ -1113,6 +1157,7 @@ void gdbstub_free(struct gdbstub *s)
 	/* Breakpoints out, held signals settled, the queue's engines gone. */
 	if (s->active)
 		gdb_let_go(s, false);
+	gdb_ns_discard(s, 0);
 	utrace_queue_free(s->q);
 	gdb_close_client(s);
 	gdb_refused_free(s);
@@ -1124,8 +1169,7 @@ void gdbstub_free(struct gdbstub *s)
 		struct gthr *g = s->threads;
 
 		s->threads = g->next;
-		free(g->snap);
-		free(g);
+		gthr_free(g);
 	}
 	while (s->procs)
 		gproc_free(s, s->procs);

@@ -101,18 +101,31 @@ bool gdb_any_live(const struct gdbstub *s)
 	return false;
 }
 
-/* The thread registers and memory go through (Hg, else one held). */
+/*
+ * The thread registers and memory go through (Hg, else one held).  In
+ * non-stop gdb names the thread it means with Hg, running or not: its
+ * registers are refused while it runs, its memory is reached anyway
+ * (gthr_mem_rw).
+ */
 struct gthr *gthr_access(struct gdbstub *s)
 {
 	struct gthr *g = gthr_live(s, s->gtid);
 
-	if (g && g->stopped)
+	if (g && (g->stopped || s->nonstop))
 		return g;
 	for (g = s->threads; g; g = g->next)
 		if (gthr_usable(g) && g->stopped && g->p->pid == s->last_pid)
 			return g;
 	for (g = s->threads; g; g = g->next)
 		if (gthr_usable(g) && g->stopped)
+			return g;
+	if (!s->nonstop)
+		return NULL;
+	for (g = s->threads; g; g = g->next)
+		if (gthr_usable(g) && g->p->pid == s->last_pid)
+			return g;
+	for (g = s->threads; g; g = g->next)
+		if (gthr_usable(g))
 			return g;
 	return NULL;
 }
@@ -133,13 +146,35 @@ static pid_t gthr_mem_tid(struct gthr *g)
 	return g->tid;
 }
 
+/*
+ * Memory through @g: the thread itself when it is held, else (non-stop)
+ * another held thread of its process, else @g held for the moment.
+ */
 ssize_t gthr_mem_rw(struct gthr *g, uint64_t addr, void *buf, size_t len,
 		      bool write)
 {
 	struct utrace_iov iov = { addr, buf, len };
+	struct gthr *h = g;
+	ssize_t n;
+	int paused = 0;
 
-	return write ? utrace_queue_mem_writev(g->s->q, gthr_mem_tid(g), &iov, 1) :
-		       utrace_queue_mem_readv(g->s->q, gthr_mem_tid(g), &iov, 1);
+	if (!g->stopped && g->s->nonstop) {
+		for (h = g->s->threads; h; h = h->next)
+			if (h->p == g->p && gthr_usable(h) && h->stopped &&
+			    !h->vfork_wait)
+				break;
+		if (!h) {
+			h = g;
+			paused = gthr_pause(g);
+			if (paused < 0)
+				return paused;
+		}
+	}
+	n = write ? utrace_queue_mem_writev(g->s->q, gthr_mem_tid(h), &iov, 1) :
+		    utrace_queue_mem_readv(g->s->q, gthr_mem_tid(h), &iov, 1);
+	if (paused)
+		gthr_unpause(g);
+	return n;
 }
 
 bool gthr_ptid_match(const struct gthr *g, pid_t pid, pid_t tid)
@@ -208,8 +243,10 @@ void gdb_stop_all(struct gdbstub *s)
 	struct gthr *g;
 
 	for (g = s->threads; g; g = g->next)
-		if (gthr_usable(g))
+		if (gthr_usable(g)) {
 			g->want_stop = true;
+			g->stop_asked = !g->allstop;
+		}
 	for (p = s->procs; p; p = p->next)
 		if (p->active && !p->gone && gproc_has_threads(s, p))
 			utrace_queue_stop(s->q, p->pid, 0);
@@ -224,6 +261,10 @@ void gthr_event(struct gthr *g, enum gev ev)
 	g->ev = ev;
 	g->step = false;
 	g->want_stop = true;
+	if (s->nonstop) {
+		gdb_ns_event(g);
+		return;
+	}
 	if (s->waiting && !s->stopping) {
 		s->stopping = true;
 		s->evthr = g;
@@ -244,6 +285,13 @@ void gthr_vfork_end(struct gthr *g)
 		c->vfork_peer = 0;
 	g->p->vfork_peer = 0;
 	gthr_set_stopped(g);
+}
+
+void gthr_free(struct gthr *g)
+{
+	free(g->snap);
+	free(g->last_reply);
+	free(g);
 }
 
 void gthr_unlink(struct gdbstub *s, struct gthr *g)
@@ -390,10 +438,17 @@ int gdbstub_attach(struct gdbstub *s, pid_t tid, pid_t tgid)
 		return err;
 	}
 	/* A fork child gdb may be told about: held from birth. */
-	if (fresh)
+	if (fresh) {
+		g->stop_asked = true;
+		/* Non-stop: stopped as gdb sees it, from the fork event on. */
+		g->want_stop = s->nonstop;
+		p->held_whole = true;
 		utrace_queue_stop(s->q, tgid, 0);
-	else if (tid != tgid)
-		gdb_birth_stop(s, p);
+	} else if (tid != tgid && s->nonstop) {
+		gdb_ns_birth(g);
+	} else if (tid != tgid) {
+		gdb_birth_stop(s, p, g);
+	}
 	return 0;
 }
 
@@ -425,8 +480,7 @@ void gthr_drop(struct gthr *g)
 		utrace_queue_unwatch(s->q, g->tid, 0);
 	}
 	gthr_unlink(s, g);
-	free(g->snap);
-	free(g);
+	gthr_free(g);
 	if (!gproc_has_threads(s, p))
 		gproc_free(s, p);
 }
@@ -441,13 +495,19 @@ void gdb_let_go_proc(struct gdbstub *s, struct gproc *p)
 {
 	struct gproc *peer = p->vfork_peer ? gproc_find(s, p->vfork_peer) :
 			     NULL;
-	struct gthr *g, *next;
+	struct gthr *g, *h, *next;
 	struct swbp *b;
 	pid_t pid = p->pid;
+	bool dr_used = false;
+	int i;
 
 	for (g = s->threads; g; g = g->next)
 		if (g->p == p && gthr_usable(g) && g->stopped && !g->vfork_wait)
 			break;
+	/* Non-stop, with every thread running: one held for the writes. */
+	for (h = s->threads; !g && p->bps && s->nonstop && h; h = h->next)
+		if (h->p == p && gthr_usable(h) && gthr_pause(h) >= 0)
+			g = h;		/* unwatched below: no unpause */
 	/* Memory shared with a vfork peer gdb still debugs stays as it is. */
 	for (b = p->bps; b; b = b->next)
 		if (g && !(peer && peer->active)) {
@@ -459,12 +519,19 @@ void gdb_let_go_proc(struct gdbstub *s, struct gproc *p)
 		peer->vfork_peer = 0;
 	p->vfork_peer = 0;
 	gdb_bps_free(p);
+	for (i = 0; i < 4; i++)
+		dr_used |= p->dr[i].used;
 	memset(p->dr, 0, sizeof(p->dr));
 	p->dr_gen++;
 	for (g = s->threads; g; g = g->next) {
 		if (g->p != p || g->dead)
 			continue;
-		if (g->stopped)
+		/*
+		 * Non-stop: a running thread with debug registers set is
+		 * held for their removal (and unwatched below).
+		 */
+		if (g->stopped || (s->nonstop && dr_used &&
+				   gthr_pause(g) >= 0))
 			gthr_dr_apply(g);
 		/* A signal gdb stopped for: passed as gdb would, or dropped. */
 		g->drop_sig = 0;
@@ -513,6 +580,9 @@ void gdb_let_go(struct gdbstub *s, bool listen)
 	}
 	s->active = false;
 	s->waiting = s->stopping = s->closing = false;
+	/* The next gdb starts in all-stop, as with a new gdbserver client. */
+	gdb_ns_set(s, false);
+	s->thread_events = false;
 	gdb_close_client(s);
 	/* Joined: nothing traces them here; their deaths end the wait. */
 	for (i = 0; listen && s->joined && i < s->nreleased; i++)
@@ -628,7 +698,7 @@ void gdb_client_gone(struct gdbstub *s)
 		s->active = false;
 		return;
 	}
-	if (s->waiting) {
+	if (s->waiting && !s->nonstop) {
 		/* Running: hold everything first, then let go. */
 		s->closing = true;
 		s->waiting = false;
@@ -660,7 +730,7 @@ bool gthr_pending(struct gdbstub *s, struct gthr *g)
  * no signal), a signal to send without one goes by tgkill and is
  * delivered as gdb said when it comes.  The release is gdb_resume()'s.
  */
-static void gthr_resume(struct gthr *g, struct action *a)
+void gthr_resume(struct gthr *g, struct action *a)
 {
 	siginfo_t si;
 
@@ -825,6 +895,10 @@ void gdb_interrupt(struct gdbstub *s)
 
 	if (!s->active || !s->threads)
 		return;
+	if (s->nonstop) {
+		gdb_ns_interrupt(s);
+		return;
+	}
 	if (!s->waiting) {
 		s->intr_pending = true;
 		return;
@@ -853,15 +927,25 @@ void gdb_interrupt(struct gdbstub *s)
  * taken at birth, before its first instruction) and let go again once
  * they are written (gdb_birth_settle).
  */
-void gdb_birth_stop(struct gdbstub *s, struct gproc *p)
+void gdb_birth_stop(struct gdbstub *s, struct gproc *p, struct gthr *g)
 {
 	int i;
 
-	if (p->birth_stop || !p->active || p->gone)
+	if (!p->active || p->gone)
 		return;
 	for (i = 0; i < 4 && !p->dr[i].used; i++)
 		;
 	if (i == 4)
+		return;
+	if (s->nonstop) {
+		/* The new thread only; the others run on (on_stopped). */
+		g->ns_birth = true;
+		g->stop_asked = true;
+		utrace_queue_stop_thread(s->q, g->tid, 0);
+		s->kick = true;
+		return;
+	}
+	if (p->birth_stop)
 		return;
 	p->birth_stop = true;
 	utrace_queue_stop(s->q, p->pid, 0);
