@@ -1,8 +1,9 @@
 #!/bin/sh
 # utrace --gdb in non-stop mode (issue 20, item 2) against gdbserver: gdb
 # with "set non-stop on" holds one thread at a breakpoint, steps it, stops
-# another with "interrupt", resumes them one by one, while the program's
-# ticker thread runs on and the utrace printer (-f -o LOG) logs it.  Each
+# another with "interrupt" and the rest with "interrupt -a", lists them,
+# resumes them one by one, while the program's ticker thread runs on and
+# the utrace printer (-f -o LOG) logs it.  Each
 # gdb script runs through gdbserver and through utrace in these forms,
 # and the outputs must agree once addresses and pids are normalised:
 #   alone   utrace -o LOG --gdb PROG (the log is the main thread's only)
@@ -63,6 +64,38 @@ while :; do
 done
 EOF
 
+# Run by gdb ("shell sh parked.sh") once it has set ticking to 2: waits
+# (at most 20 s) until the ticker sleeps in read(), parked where
+# "interrupt -a" finds it at a known place.
+cat >parked.sh <<EOF
+i=0
+while [ \$i -lt 400 ]; do
+	for f in /proc/\$(pgrep -f "^$P ticker $tmp/ticks" | head -1)/task/*/syscall; do
+		case \$(cat "\$f" 2>/dev/null) in "0 "*) exit 0 ;; esac
+	done
+	i=\$((i + 1))
+	sleep 0.05
+done
+echo "the ticker never parked" >&2
+EOF
+
+# Run by gdb ("shell sh mainstop.sh") after "interrupt" of main: waits (at
+# most 20 s) until main is stopped (t in its stat).  The "print ticking"
+# after it is a round trip to the server, by which its stop notification
+# has reached gdb: gdb 13 then keeps the next "continue" of the worker to
+# itself (a stop is pending), through gdbserver and through utrace alike,
+# however fast either sends the notification.
+cat >mainstop.sh <<EOF
+i=0
+while [ \$i -lt 400 ]; do
+	p=\$(pgrep -f "^$P ticker $tmp/ticks" | head -1)
+	case \$(sed 's/.*) //' /proc/\$p/stat 2>/dev/null) in t*) exit 0 ;; esac
+	i=\$((i + 1))
+	sleep 0.05
+done
+echo "main never stopped" >&2
+EOF
+
 # Same gdb output and program output as through gdbserver.
 compare() {	# tag, name, kinds...
 	tag=$1 name=$2
@@ -91,11 +124,21 @@ grew() {	# tag, name, kinds...
 
 # A spawned program: breakpoint, steps and interrupt in non-stop.  gdb
 # learns of the worker (thread 2) from its breakpoint, then of the ticker.
+# Once the ticker has been seen to run on, gdb parks it (ticking = 2);
+# main is interrupted in its join, then "interrupt -a" stops the worker
+# (which gdb 13 had resumed without telling the target yet: main's stop
+# was pending, see mainstop.sh) and the ticker.  Each of gdb's waits ends
+# at the first stop it takes, so each interrupted thread is waited for by
+# a "continue" of its own, and the worker is left out of the last "info
+# threads": whether it has ended by then is gdb's timing, not the
+# server's.
 cat >s.spawn <<'EOF'
 break work
 continue -a
 info threads
 shell sh grow.sh
+set var ticking = 2
+shell sh parked.sh
 thread 2
 next
 step
@@ -104,9 +147,17 @@ finish
 next
 thread 1
 interrupt
+shell sh mainstop.sh
+print ticking
 thread 2
 continue
+interrupt -a
 thread 1
+continue
+thread 2
+continue
+thread 3
+info threads 1 3
 continue
 EOF
 for kind in gdbserver alone f; do
@@ -154,6 +205,8 @@ shell touch go
 continue -a
 info threads
 shell sh grow.sh
+set var ticking = 2
+shell sh parked.sh
 thread 3
 next
 step
@@ -162,9 +215,17 @@ finish
 next
 thread 1
 interrupt
+shell sh mainstop.sh
+print ticking
 thread 3
 continue
+interrupt -a
 thread 1
+continue
+thread 3
+continue
+thread 2
+info threads 1 2
 continue
 EOF
 for kind in gdbserver alone f joined; do

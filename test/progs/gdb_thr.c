@@ -22,7 +22,8 @@
  *             ticked, (with argv[3] and argv[4]: main creates the file
  *             argv[3] and waits for the file argv[4],) main starts a
  *             worker that calls work(1), then stops the ticker; main
- *             joins the worker, then the ticker, and prints "sum N"
+ *             joins the worker, then the ticker, and prints "sum N";
+ *             gdb may park the ticker meanwhile (ticker_fn)
  * Variables are volatile so that -O1 keeps them where gdb looks.
  */
 #include <fcntl.h>
@@ -108,9 +109,21 @@ static void wait_asleep(pid_t tid)
 static volatile int ticking = 1, ticks;
 static int tick_fd = -1;
 
+/*
+ * Ticks while ticking is 1.  gdb sets it to 2 to park the ticker, asleep
+ * in read() on pipes[0] (a known place for "interrupt -a" to find it),
+ * until main, once the worker (which sets it to 0) has ended, wakes it.
+ */
 static void *ticker_fn(void *arg)
 {
+	char c;
+
 	while (ticking) {
+		if (ticking == 2) {
+			if (read(pipes[0][0], &c, 1) != 1)
+				break;
+			continue;
+		}
 		if (write(tick_fd, "t", 1) != 1)
 			break;
 		ticks++;
@@ -131,7 +144,7 @@ static int ticker(int argc, char **argv)
 	pthread_t t[2];
 
 	tick_fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
-	if (tick_fd < 0)
+	if (tick_fd < 0 || pipe(pipes[0]))
 		return 2;
 	pthread_create(&t[0], NULL, ticker_fn, NULL);
 	while (!ticks)
@@ -143,6 +156,8 @@ static int ticker(int argc, char **argv)
 	}
 	pthread_create(&t[1], NULL, worker_fn, NULL);
 	pthread_join(t[1], NULL);
+	if (write(pipes[0][1], "w", 1) != 1)
+		return 2;
 	pthread_join(t[0], NULL);
 	printf("sum %d\n", total);
 	return 0;
