@@ -8,8 +8,11 @@
 # and the outputs must agree once addresses and pids are normalised:
 #   alone   utrace -o LOG --gdb PROG (the log is the main thread's only)
 #   -f      utrace -f -o LOG --gdb PROG
-#   joined  utrace -f -o LOG PROG, then utrace --gdb -p PID joins it
-#           (against gdbserver --attach, the program started the same way)
+#   joined  utrace --stops-only -f -o LOG PROG, then utrace --gdb -p PID
+#           joins it (against gdbserver --attach, the program started the
+#           same way).  --stops-only: on the record path a thread blocked
+#           in a recorded syscall is inside the placed code, and gdb's
+#           frames would start there (utrace(1), RECORDS AND STOPS).
 # Meanwhile the ticker's file, and the -f and joined logs, must grow while
 # the worker is held.  Then the protocol itself, packet by packet, against
 # gdbserver: QNonStop, vCont;t, %Stop notifications drained with vStopped,
@@ -256,8 +259,8 @@ EOF
 for kind in gdbserver alone f joined; do
 	rm -f mark go srv.err log log2 ticks grow.res first.err
 	if [ $kind = joined ]; then
-		"$U" -f -o log2 "$P" ticker "$tmp/ticks" "$tmp/mark" "$tmp/go" \
-			>prog.attach.$kind 2>first.err &
+		"$U" --stops-only -f -o log2 "$P" ticker "$tmp/ticks" \
+			"$tmp/mark" "$tmp/go" >prog.attach.$kind 2>first.err &
 	else
 		"$P" ticker "$tmp/ticks" "$tmp/mark" "$tmp/go" \
 			>prog.attach.$kind &
