@@ -284,6 +284,7 @@ void utrace__pe_forget_tracer(struct pe_thread *q)
 {
 	q->tracer = NULL;
 	q->tracer_tgid = 0;
+	q->tracer_any = false;
 	q->parent_is_tracer = false;
 	q->link_capable = false;
 	q->exec_old_valid = false;
@@ -365,12 +366,14 @@ static void run_on(struct pe_thread *q, enum pe_mode mode, int sig,
 		utrace__engine_leave_group_stop(q->e);
 		st = STOP_INTERRUPT;
 	}
-	if (mode == PM_LISTEN && st != STOP_GROUP) {
+	if (mode == PM_LISTEN && st != STOP_GROUP && !q->grp_sig) {
 		/*
-		 * PTRACE_LISTEN at a trap outside a group stop (a
-		 * PTRACE_INTERRUPT's): the kernel leaves the tracee in its
-		 * trap, listening, not waitable, until PTRACE_INTERRUPT
+		 * PTRACE_LISTEN at a trap while its process is not stopped
+		 * (a PTRACE_INTERRUPT's): the kernel leaves the tracee in
+		 * its trap, listening, not waitable, until PTRACE_INTERRUPT
 		 * re-traps it.  The engine's stop stays: it never runs.
+		 * (While the process is stopped, the library's group stop
+		 * is where SIGCONT is seen: the restart below goes there.)
 		 */
 		return;
 	}
