@@ -460,6 +460,7 @@ static uint32_t pe_clone(uint32_t action, struct utrace_engine *e,
 	if (c && !c->tracer) {
 		c->tracer = p->tracer;
 		c->tracer_tgid = p->tracer_tgid;
+		c->tracer_any = p->tracer_any;
 		/* The kernel's child inherits the link's credentials. */
 		c->link_capable = p->link_capable;
 		/* Its parent: p's process, or p's parent (CLONE_PARENT). */

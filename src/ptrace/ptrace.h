@@ -119,6 +119,7 @@ struct pe_thread {
 	/* as an inner tracee */
 	struct pe_thread *tracer;	/* the inner tracer's thread, or NULL */
 	pid_t tracer_tgid;
+	bool tracer_any;		/* any thread of tracer_tgid (TRACEME) */
 	bool seized;
 	long opts;
 	enum pe_mode mode;

@@ -327,6 +327,12 @@ static long do_traceme(struct pe_thread *p)
 	if (err)
 		return err == -ESRCH ? -EPERM : err;
 	p->tracer = t;
+	/*
+	 * The kernel's tracer is the thread that forked the caller, which
+	 * /proc does not name (PPid is its process): requests are taken
+	 * from any thread of that process.
+	 */
+	p->tracer_any = true;
 	p->link_capable = cap;
 	p->tracer_tgid = t->tgid;
 	p->parent_is_tracer = true;
@@ -360,6 +366,7 @@ static long do_attach(struct preq *r, struct pe_thread *q, bool seize)
 	if (seize && (r->data & PTRACE_O_SUSPEND_SECCOMP))
 		return -EINVAL;	/* not emulated: see utrace(7) */
 	q->tracer = p;
+	q->tracer_any = false;
 	q->link_capable = cap;
 	q->tracer_tgid = p->tgid;
 	/* Known now: at its death the zombie may be reaped before we look. */
@@ -489,7 +496,13 @@ long utrace__pe_ptrace(struct pe_thread *p, long req, pid_t pid,
 	if (r->req == PTRACE_ATTACH || r->req == PTRACE_SEIZE)
 		return q->dead ? -ESRCH :
 		       do_attach(r, q, r->req == PTRACE_SEIZE);
-	if (!q->tracer || q->tracer_tgid != p->tgid)
+	/*
+	 * ptrace requests come from the tracer thread itself (the kernel's
+	 * ptrace_check_attach: child->parent == current); its process's
+	 * other threads may wait for the tracee, not resume or read it.
+	 */
+	if (!q->tracer || q->tracer_tgid != p->tgid ||
+	    (q->tracer != p && !q->tracer_any))
 		return -ESRCH;
 	if (q->dead)
 		return -ESRCH;

@@ -21,7 +21,7 @@ norand() { setarch "$(uname -m)" -R "$@"; }
 # pt_perm (who may trace whom, utrace(7) "Security") prints "SKIP: what:
 # why" for what the host cannot show: a visible skip here.
 for p in traceme sibling fork vfork exec syscall signal killtracer step stepsig \
-	detachsig cloneptrace listen detachstop hwbp siginfo errors \
+	detachsig cloneptrace listen detachstop hwbp siginfo errors thread \
 	sigchld groupcont seizestop groupdetach user interrupt sysemu peeksig \
 	rusage seccomp perm; do
 	timeout 60 "$P/pt_$p" >native 2>&1
@@ -43,7 +43,7 @@ done
 
 # utraced emulates ptrace for its programs too: the same under it.
 for p in traceme sibling fork vfork exec syscall signal killtracer step stepsig \
-	detachsig cloneptrace listen detachstop hwbp siginfo errors \
+	detachsig cloneptrace listen detachstop hwbp siginfo errors thread \
 	sigchld groupcont seizestop groupdetach user interrupt sysemu peeksig \
 	seccomp perm; do
 	timeout 60 "$P/pt_$p" >native 2>&1
