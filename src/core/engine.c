@@ -535,6 +535,28 @@ static int do_set_observer(void *arg)
 	return 0;
 }
 
+static int do_set_holder(void *arg)
+{
+	struct observer_args *a = arg;
+	struct utrace_engine *e = a->e;
+
+	if ((atomic_load(&e->flags) & ENG_DETACHED) || !e->th)
+		return -ESRCH;
+	if (e->holder == a->on)
+		return 0;
+	e->holder = a->on;
+	utrace__thread_recalc(e->th);
+	return 0;
+}
+
+/* See layer.h. */
+int utrace__engine_set_holder(struct utrace_engine *e, bool on)
+{
+	struct observer_args a = { e, on };
+
+	return utrace__call(e->t, do_set_holder, &a);
+}
+
 /**
  * utrace_set_observer - declare that an engine only looks at syscalls
  * See utrace_set_observer(3).

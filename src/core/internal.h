@@ -44,6 +44,8 @@ struct utrace_engine {
 	uint64_t *sysset;		/* NULL: every syscall */
 	bool first;			/* linked before the others (loop thread) */
 	bool observer;			/* its syscall callbacks only look */
+	bool holder;			/* it holds or steps the thread: the
+					   thread keeps to stops (layer.h) */
 };
 
 enum utrace__thstate {

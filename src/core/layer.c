@@ -349,6 +349,14 @@ bool utrace__th_stepping(const struct uthread *th)
 	return th->step_mode;
 }
 
+bool utrace__th_held(const struct uthread *th)
+{
+	for (const struct utrace_engine *e = th->head; e; e = e->next)
+		if (e->holder && !(atomic_load(&e->flags) & ENG_DETACHED))
+			return true;
+	return false;
+}
+
 void utrace__th_signal_stop(struct uthread *th)
 {
 	th->state = TH_STOPPED;

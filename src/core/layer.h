@@ -297,6 +297,13 @@ int utrace__engine_ptrace(struct utrace_engine *e, int req, void *addr,
 int utrace__engine_run_syscall(struct utrace_engine *e, long nr,
 			       const uint64_t args[6], long *ret);
 
+/*
+ * Engine @e holds its thread at stops or steps it for a tracer of its own
+ * (a tracee of the ptrace emulation): the thread's process leaves the
+ * record path, so that nothing of it shows (utrace(7)).  Any thread.
+ */
+int utrace__engine_set_holder(struct utrace_engine *e, bool on);
+
 /* -- A traced thread, for the hooks that get one (loop thread) ----------------- */
 
 pid_t utrace__th_tid(const struct uthread *th);
@@ -308,6 +315,8 @@ int utrace__th_stop_sig(const struct uthread *th);
 void **utrace__th_data(struct uthread *th, const struct utrace__layer *ops);
 /* Was it last restarted with a step request (PTRACE_SINGLESTEP/BLOCK)? */
 bool utrace__th_stepping(const struct uthread *th);
+/* Does an engine hold it for a tracer of its own (utrace__engine_set_holder)? */
+bool utrace__th_held(const struct uthread *th);
 /* Stopped at a signal stop whose signal the layer took: none is delivered. */
 void utrace__th_signal_stop(struct uthread *th);
 /*

@@ -155,6 +155,8 @@ void utrace__pe_set_events(struct pe_thread *p)
 	}
 	utrace_set_events(p->e, ev);
 	utrace__pe_set_syscalls(p);
+	/* a tracee is the emulated tracer's: no record path under it */
+	utrace__engine_set_holder(p->e, p->tracer != NULL);
 }
 
 /*

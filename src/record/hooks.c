@@ -216,6 +216,35 @@ void utrace__rec_proc_fallback(struct rec *rec, struct rproc *p)
 	}
 }
 
+/*
+ * An engine holds @th for a tracer of its own (a tracee of the ptrace
+ * emulation): what that tracer sees and steps through must be the
+ * program's.  Its process leaves the path for good: never set up, or back
+ * to stops and its sites restored; @th leaves it now, its GS base the
+ * program's again once nothing can reach the blob.
+ */
+static void proc_leave(struct rec *rec, struct rproc *p, struct rthread *rt)
+{
+	struct user_regs_struct r;
+
+	if (p->state == P_PENDING)
+		p->state = P_FAILED;
+	else if (p->state == P_ON)
+		utrace__rec_proc_fallback(rec, p);
+	if (rt->slot >= 0)
+		utrace__rec_thread_off(rec, rt, true);
+	utrace__rec_sites_restore(p);
+	utrace__rec_stub_leave(p, rt->th);
+	if (p->npatched || !p->area ||
+	    ptrace(PTRACE_GETREGS, TID(rt->th), 0L, &r) < 0 ||
+	    !in_area(p, r.gs_base) || utrace__rec_in_stub_page(p, r.rip) ||
+	    (r.rip >= p->code && r.rip < p->code + UREC_CODE_SIZE))
+		return;
+	r.gs_base = 0;
+	if (ptrace(PTRACE_SETREGS, TID(rt->th), 0L, &r) == 0)
+		utrace__th_regs_drop(rt->th);
+}
+
 /* At the entry stop of a syscall sent to the stop path. */
 static void check_takeover(struct rec *rec, struct rthread *rt)
 {
@@ -326,6 +355,15 @@ static bool hook_status(struct utrace_tracer *t, void *data,
 	     !(WSTOPSIG(status) == SIGTRAP && utrace__th_stepping(th))) ||
 	    event == PTRACE_EVENT_STOP)
 		utrace__rec_unwind(rec, rt, true);
+	/* held for a tracer of its own: out of the path before it looks */
+	if (utrace__th_held(th)) {
+		proc_leave(rec, rt->p, rt);
+		if (!dispatch)
+			return false;
+		/* the trapped syscall again, without dispatch */
+		utrace__th_signal_stop(th);
+		return true;
+	}
 	if ((event == 0 && WSTOPSIG(status) == (SIGTRAP | 0x80)) ||
 	    event == PTRACE_EVENT_SECCOMP) {
 		if (rt->flip)
@@ -406,6 +444,8 @@ static long hook_restart(struct utrace_tracer *t, void *data,
 		    utrace__rec_thread_on(rec, p, rt) == -ESRCH)
 			return -1;
 	}
+	if (p && utrace__th_held(th))
+		proc_leave(rec, p, rt);
 	if (rt->slot >= 0 && rt->p->state == P_FALLBACK)
 		utrace__rec_thread_off(rec, rt, true);
 	/*
@@ -433,6 +473,7 @@ static long hook_restart(struct utrace_tracer *t, void *data,
 			 * stop the blob's own syscalls.
 			 */
 			if (rec->on && some && !utrace__th_filtered(th) &&
+			    !utrace__th_held(th) &&
 			    utrace__rec_proc_threads(p->tgid) == 1 &&
 			    !utrace__rec_proc_filtered(p->tgid))
 				err = utrace__rec_setup(rec, p, rt);

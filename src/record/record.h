@@ -85,6 +85,7 @@ struct site {
 	uint64_t x;		/* the stub's own syscall instruction */
 	unsigned len;		/* bytes of the rewritten window */
 	bool patched;
+	unsigned char orig[WINDOW_MAX];	/* the window as the program had it */
 };
 
 struct stub_page {
@@ -105,6 +106,7 @@ struct rproc {
 	uint32_t slots;		/* slots in use */
 	struct site *sites[SITE_BUCKETS];
 	struct stub_page *pages;
+	unsigned npatched;	/* sites rewritten and not given back */
 };
 
 /* One traced thread's state here (uthread.layer). */
@@ -254,6 +256,8 @@ int utrace__rec_sigsys_handler(struct rproc *p, struct uthread *th);
 void utrace__rec_on_sigsys(struct rec *rec, struct rthread *rt);
 void utrace__rec_stub_pages_ahead(struct rproc *p, struct uthread *th);
 bool utrace__rec_in_stub_page(struct rproc *p, uint64_t addr);
+void utrace__rec_sites_restore(struct rproc *p);
+void utrace__rec_stub_leave(struct rproc *p, struct uthread *th);
 
 /* ring.c */
 void utrace__rec_drain_thread(struct rec *rec, struct rthread *rt, bool all);

@@ -292,8 +292,10 @@ static struct site *site_get(struct rec *rec, struct rproc *p,
 
 		memset(jmp, 0xcc, sizeof(jmp));
 		put_jmp(jmp, 0, addr, s->e2);
+		memcpy(s->orig, code, len);
 		if (utrace__rec_mem_rw(p, addr, jmp, len, true) == 0) {
 			s->patched = true;
+			p->npatched++;
 			rec->stats[ST_PATCHED]++;
 		}
 	}
@@ -399,3 +401,55 @@ void utrace__rec_on_sigsys(struct rec *rec, struct rthread *rt)
 	utrace__th_regs_changed(th);
 }
 
+
+/*
+ * Give the rewritten sites of @p back their own instructions, its only
+ * thread stopped (a thread that runs could fetch half of a window; a
+ * process with several keeps them).  One inside a stub goes on from it
+ * back to the site's next instruction, as before.
+ */
+void utrace__rec_sites_restore(struct rproc *p)
+{
+	if (!p->npatched || utrace__rec_proc_threads(p->tgid) != 1)
+		return;
+	for (int i = 0; i < SITE_BUCKETS; i++) {
+		for (struct site *s = p->sites[i]; s; s = s->next) {
+			if (!s->patched ||
+			    utrace__rec_mem_rw(p, s->addr, s->orig, s->len, true))
+				continue;
+			s->patched = false;
+			p->npatched--;
+		}
+	}
+}
+
+/*
+ * @th stopped in the stub of a site given back: to the same point in the
+ * site.  Before the stub's syscall, to the site's; after it (or with it to
+ * be restarted: the kernel takes 2 from rip), right after the site's, rcx
+ * as a syscall leaves it.  Not at a stop inside a syscall.
+ */
+void utrace__rec_stub_leave(struct rproc *p, struct uthread *th)
+{
+	enum utrace__stop st = utrace__th_stop(th);
+	struct user_regs_struct r;
+
+	if (st == STOP_SYSCALL_ENTRY || st == STOP_SYSCALL_EXIT ||
+	    st == STOP_CLONE || st == STOP_EXEC ||
+	    ptrace(PTRACE_GETREGS, TID(th), 0L, &r) < 0 ||
+	    !utrace__rec_in_stub_page(p, r.rip))
+		return;
+	for (int i = 0; i < SITE_BUCKETS; i++) {
+		for (struct site *s = p->sites[i]; s; s = s->next) {
+			if (s->patched || r.rip < s->e2 || r.rip > s->x + 2)
+				continue;
+			if (r.rip == s->x + 2)
+				r.rip = r.rcx = s->addr + 2;
+			else
+				r.rip = s->addr;
+			if (ptrace(PTRACE_SETREGS, TID(th), 0L, &r) == 0)
+				utrace__th_regs_drop(th);
+			return;
+		}
+	}
+}
