@@ -28,8 +28,8 @@ compare() {	# name, command...
 	name=$1; shift
 	norand strace -f -o "$tmp/s" "$@" >/dev/null 2>&1
 	for how in records --stops-only; do
-		sw=
-		[ $how = records ] || sw=$how
+		sw=$how
+		[ $how = records ] && sw=--records
 		norand "$UTRACE" $sw -f -o "$tmp/u" "$@" >/dev/null 2>&1
 		read -r n of pct <<-EOF
 		$(python3 "$dir/strace-compare.py" "$tmp/s" "$tmp/u")
@@ -72,7 +72,7 @@ same() {	# what, minimum percent, trace, trace
 lines() {	# name, minimum percent, command...
 	name=$1; lmin=${DIFF_LINES_MIN:-$2}; shift 2
 	norand strace -f -o "$tmp/s" "$@" >/dev/null 2>&1 </dev/null
-	norand "$UTRACE" -f -o "$tmp/u" "$@" >/dev/null 2>&1 </dev/null
+	norand "$UTRACE" --records -f -o "$tmp/u" "$@" >/dev/null 2>&1 </dev/null
 	norand "$UTRACE" --stops-only -f -o "$tmp/v" "$@" >/dev/null 2>&1 \
 		</dev/null
 	same "$name, as strace's" "$lmin" "$tmp/s" "$tmp/u"

@@ -126,10 +126,10 @@ ok(si and all("value" in r["siginfo"] for r in si) and
    "signals: siginfo as a structure")
 PY
 
-# Both ways: the same records from the record path (the default) and with
-# --stops-only, once ids, times, inodes and addresses are masked (the
+# Both ways: the same records from the record path (--records) and with
+# --stops-only (the default), once ids, times, inodes and addresses are masked (the
 # pages the record path places in the process move its mappings).
-for how in "" --stops-only; do
+for how in --records --stops-only; do
 	"$U" $how --json -o "basic$how.json" ./prog >/dev/null 2>&1
 	"$U" $how --json -f -y -o "dec$how.json" ./dec fcntl statfs strs widths \
 		>/dev/null 2>&1
@@ -160,7 +160,7 @@ def mask(v):
     return v
 
 for name in ("basic", "dec"):
-    a = [mask(json.loads(l)) for l in open(name + ".json")]
+    a = [mask(json.loads(l)) for l in open(name + "--records.json")]
     b = [mask(json.loads(l)) for l in open(name + "--stops-only.json")]
     diff = [(x, y) for x, y in zip(a, b) if x != y]
     same = len(a) == len(b) and not diff and len(a) > 10

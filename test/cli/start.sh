@@ -40,14 +40,18 @@ norm() {
 # -- The seccomp filter ----------------------------------------------------------
 # A command utrace starts with --stops-only -e trace=SET runs under the
 # library's seccomp filter (it stops only for SET); with every syscall
-# traced it has none, nor on the record path (the default), where syscall
+# traced it has none, nor on the record path (--records), where syscall
 # user dispatch catches the syscalls: what /proc says of the command.
 "$U" --stops-only -f -e trace=getppid -o log \
 	grep '^Seccomp:' /proc/self/status >out 2>&1
 t "--stops-only -e trace=SET: the command runs under a seccomp filter" \
 	"grep -q '^Seccomp:[[:space:]]*2' out"
 "$U" -f -e trace=getppid -o log grep '^Seccomp:' /proc/self/status >out 2>&1
-t "-e trace=SET on records: no seccomp filter" \
+t "-e trace=SET (stops, the default): a seccomp filter" \
+	"grep -q '^Seccomp:[[:space:]]*2' out"
+"$U" --records -f -e trace=getppid -o log \
+	grep '^Seccomp:' /proc/self/status >out 2>&1
+t "--records -e trace=SET: no seccomp filter" \
 	"grep -q '^Seccomp:[[:space:]]*0' out"
 "$U" -f -o log grep '^Seccomp:' /proc/self/status >out 2>&1
 t "every syscall traced: no filter" "grep -q '^Seccomp:[[:space:]]*0' out"

@@ -188,7 +188,7 @@ struct options {
 	const char *gdb;		/* --gdb=ADDR */
 	bool gdb_any_host;		/* --gdb-any-host: not only loopback */
 	bool no_serve;			/* --no-serve: no joiners */
-	bool stops_only;		/* --stops-only: no records */
+	bool records;			/* --records (not --stops-only) */
 };
 
 /* Fills o from the command line; says what is wrong and exits if need be. */

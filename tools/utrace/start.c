@@ -299,8 +299,9 @@ static int gdb_attach(void *arg, pid_t pid)
 static const struct gdbstub_host gdb_host = { gdb_run, gdb_attach };
 
 /*
- * The record path (utrace(7), "Syscalls observed in-process"), unless
- * --stops-only: before any process is started or attached, so that each
+ * The record path (utrace(7), "Syscalls observed in-process"), with
+ * --records (utrace(1), RECORDS AND STOPS: not the default while its
+ * known limits stand): before any process is started or attached, so that each
  * is set up at its execve or first stop.  Without the means (an older
  * kernel or CPU) every syscall takes the stop path, as with the switch.
  */
@@ -318,8 +319,9 @@ static void records_on(struct cli *cli)
 	struct records_summary sum;
 	int err;
 
-	if (o->stops_only) {
-		cli_debug(cli, "stops only (--stops-only): no records");
+	if (!o->records) {
+		cli_debug(cli, "stops only (the default; --records for "
+			  "in-process records)");
 		return;
 	}
 	/*

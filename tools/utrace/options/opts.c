@@ -132,7 +132,7 @@ enum {
 	OPT_STATUS, OPT_FF, OPT_QUIET, OPT_DECODE_FDS, OPT_SECCOMP,
 	OPT_ABS_TS, OPT_REL_TS, OPT_SC_TIMES, OPT_DECODE_PIDS, OPT_DAEMONIZE,
 	OPT_PIDNS, OPT_TIPS, OPT_VERBOSE, OPT_RAW, OPT_KVM,
-	OPT_GDB = 0x7900, OPT_NO_SERVE, OPT_GDB_ANY_HOST, OPT_STOPS_ONLY,
+	OPT_GDB = 0x7900, OPT_NO_SERVE, OPT_GDB_ANY_HOST, OPT_STOPS_ONLY, OPT_RECORDS,
 };
 
 /*
@@ -436,6 +436,7 @@ int parse_options(struct options *o, int argc, char **argv)
 		{ "gdb-any-host", no_argument, NULL, OPT_GDB_ANY_HOST },
 		{ "no-serve", no_argument, NULL, OPT_NO_SERVE },
 		{ "stops-only", no_argument, NULL, OPT_STOPS_ONLY },
+		{ "records", no_argument, NULL, OPT_RECORDS },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -589,7 +590,8 @@ int parse_options(struct options *o, int argc, char **argv)
 		case OPT_GDB: o->gdb = optarg; break;
 		case OPT_GDB_ANY_HOST: o->gdb_any_host = true; break;
 		case OPT_NO_SERVE: o->no_serve = true; break;
-		case OPT_STOPS_ONLY: o->stops_only = true; break;
+		case OPT_STOPS_ONLY: o->records = false; break;
+		case OPT_RECORDS: o->records = true; break;
 		case 'V':
 			printf("utrace -- version %s (libutrace API %d)\n",
 			       UTRACE_VERSION, UTRACE_API_VERSION);
