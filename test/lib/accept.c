@@ -72,7 +72,8 @@ TEST_T(attach_modes, 10)
 	pid_t pid = t_spawn(t, NULL, "sleeper", "10", NULL);
 	struct utrace_engine *e = NULL, *f = NULL;
 	struct teng *a;
-	int x;
+	/* the second engine's data: its release (t_release) writes there */
+	struct teng *x = teng_new(NULL);
 
 	/* Traced, no engine: lookup finds nothing. */
 	CHECK_EQ(utrace_attach(t, pid, 0, NULL, NULL, &e), -ENOENT);
@@ -84,11 +85,11 @@ TEST_T(attach_modes, 10)
 			       UTRACE_ATTACH_EXCLUSIVE, &t_ops, a, &a->e), 0);
 	/* ... and -EEXIST when any engine is there. */
 	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_CREATE |
-			       UTRACE_ATTACH_EXCLUSIVE, &t_ops2, &x, &e),
+			       UTRACE_ATTACH_EXCLUSIVE, &t_ops2, x, &e),
 		 -EEXIST);
 	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_CREATE |
 			       UTRACE_ATTACH_EXCLUSIVE |
-			       UTRACE_ATTACH_MATCH_OPS, &t_ops, &x, &e),
+			       UTRACE_ATTACH_MATCH_OPS, &t_ops, x, &e),
 		 -EEXIST);
 	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_CREATE |
 			       UTRACE_ATTACH_EXCLUSIVE |
@@ -97,7 +98,7 @@ TEST_T(attach_modes, 10)
 	/* Another ops: EXCLUSIVE|MATCH_OPS creates. */
 	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_CREATE |
 			       UTRACE_ATTACH_EXCLUSIVE |
-			       UTRACE_ATTACH_MATCH_OPS, &t_ops2, &x, &e), 0);
+			       UTRACE_ATTACH_MATCH_OPS, &t_ops2, x, &e), 0);
 	CHECK(e != a->e);
 	/* With neither match bit, lookup gives the first live engine. */
 	CHECK_EQ(utrace_attach(t, pid, 0, NULL, NULL, &f), 0);
@@ -107,12 +108,12 @@ TEST_T(attach_modes, 10)
 			       &f), 0);
 	CHECK(f == e);
 	utrace_engine_put(f);
-	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_MATCH_DATA, NULL, &x,
+	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_MATCH_DATA, NULL, x,
 			       &f), 0);
 	CHECK(f == e);
 	utrace_engine_put(f);
 	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_MATCH_OPS |
-			       UTRACE_ATTACH_MATCH_DATA, &t_ops, &x, &f),
+			       UTRACE_ATTACH_MATCH_DATA, &t_ops, x, &f),
 		 -ENOENT);
 	/* Create with NULL ops. */
 	CHECK_EQ(utrace_attach(t, pid, UTRACE_ATTACH_CREATE, NULL, NULL, &f),
