@@ -25,7 +25,7 @@ tmp=$(mktemp -d)
 srv=
 cleanup() {
 	[ -n "$srv" ] && kill -9 "$srv" 2>/dev/null
-	pkill -9 -f "^$P " 2>/dev/null
+	pkill -9 -s 0 -f "^$P " 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -78,10 +78,10 @@ one() {	# form (local|joined), what (bp|step|cont), victim (gdb|joiner)
 		sleep 0.1
 		i=$((i + 1))
 	done
-	stopped=$(for p in $(pgrep -f "^$P count"); do
+	stopped=$(for p in $(pgrep -s 0 -f "^$P count"); do
 		grep -l '^State:.*[tT]' /proc/$p/task/*/status 2>/dev/null
 	done | wc -l)
-	pkill -9 -f "^$P count" 2>/dev/null
+	pkill -9 -s 0 -f "^$P count" 2>/dev/null
 	wait "$first"
 	rc=$?
 	[ "$srv" != "$first" ] && { kill -9 "$srv" 2>/dev/null; wait "$srv"; }
